@@ -1,0 +1,182 @@
+"""Dice sources and die records.
+
+Every random number in the rules core comes from a :class:`DiceSource`. Three
+sources exist: :class:`SystemDice` (the OS CSPRNG, production),
+:class:`SeededDice` (tests, soak replays) and :class:`ScriptedDice` (a list of
+faces: worked examples and exact replays). :class:`RecordingDice` wraps any
+source and keeps what it served, so the bridge can store the dice a request
+consumed and the harness can serve them again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+MAX_SIDES = 1000
+"""The largest die any system rolls (d100 is read from two d10, so this is generous)."""
+
+
+class DiceError(Exception):
+    """A dice problem. ``code`` is stable and goes on the wire."""
+
+    code = "dice_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class DiceExhausted(DiceError):
+    """A scripted source was asked for more dice than it was given (the script's fault)."""
+
+    code = "dice_exhausted"
+
+
+class DiceScriptMismatch(DiceError):
+    """A scripted face does not fit the die asked for (the script's fault)."""
+
+    code = "dice_script_mismatch"
+
+
+class DiceLimitExceeded(DiceError):
+    """A roll needed more dice than its explicit limit allows (explosions, huge pools)."""
+
+    code = "dice_limit"
+
+
+class DiceSource(Protocol):
+    """Something that rolls one die with ``sides`` faces and returns 1..sides."""
+
+    def roll(self, sides: int) -> int: ...
+
+
+def _check_sides(sides: int) -> None:
+    if not 2 <= sides <= MAX_SIDES:
+        raise DiceError(f"a die must have 2 to {MAX_SIDES} sides, not {sides}")
+
+
+class SystemDice:
+    """Production dice: the operating system's CSPRNG."""
+
+    def __init__(self) -> None:
+        self._rng = random.SystemRandom()
+
+    def roll(self, sides: int) -> int:
+        _check_sides(sides)
+        return self._rng.randint(1, sides)
+
+
+class SeededDice:
+    """Repeatable dice for tests and soak runs."""
+
+    def __init__(self, seed: int | str) -> None:
+        self._rng = random.Random(seed)
+
+    def roll(self, sides: int) -> int:
+        _check_sides(sides)
+        return self._rng.randint(1, sides)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One die served by a source: its number of sides and the face that came up."""
+
+    sides: int
+    face: int
+
+
+class ScriptedDice:
+    """Serves the given faces in order.
+
+    Items are either a bare face (fits any die with at least that many sides) or
+    a :class:`Draw` / ``(sides, face)`` pair, which must match the die asked for:
+    exact replays use pairs so a rules change that rolls other dice is caught.
+    """
+
+    def __init__(self, faces: Iterable[int | Draw | tuple[int, int]]) -> None:
+        self._script: list[int | Draw] = [
+            Draw(*item) if isinstance(item, tuple) else item for item in faces
+        ]
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._script) - self._next
+
+    def roll(self, sides: int) -> int:
+        _check_sides(sides)
+        if self._next >= len(self._script):
+            raise DiceExhausted(
+                f"the dice script ran out after {len(self._script)} dice (a d{sides} was asked for)"
+            )
+        item = self._script[self._next]
+        position = self._next + 1
+        self._next += 1
+        if isinstance(item, Draw):
+            if item.sides != sides:
+                raise DiceScriptMismatch(
+                    f"die {position} of the script is a d{item.sides}, but a d{sides} was rolled"
+                )
+            face = item.face
+        else:
+            face = item
+        if not 1 <= face <= sides:
+            raise DiceScriptMismatch(
+                f"die {position} of the script shows {face}, not on a d{sides}"
+            )
+        return face
+
+
+@dataclass
+class RecordingDice:
+    """Wraps a source and records every die it serves, in order."""
+
+    inner: DiceSource
+    draws: list[Draw] = field(default_factory=list)
+
+    def roll(self, sides: int) -> int:
+        face = self.inner.roll(sides)
+        self.draws.append(Draw(sides, face))
+        return face
+
+
+@dataclass(frozen=True)
+class Die:
+    """One physical die as it was rolled.
+
+    ``faces`` holds the first face and then every explosion (ace) in order, so
+    ``total`` is their sum. ``role`` says what the die was for (``trait``,
+    ``wild``, ``location``, ``damage``, ``objetivo``...). ``kept`` is False for
+    dice that were rolled but did not count (the lower of trait and wild die,
+    the dice 1o3d10 set aside). ``group`` numbers the throws of one roll (the
+    1o3d10 rerolls after a kept 10).
+    """
+
+    sides: int
+    faces: tuple[int, ...]
+    role: str
+    kept: bool = True
+    group: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces)
+
+    @property
+    def first(self) -> int:
+        return self.faces[0]
+
+    @property
+    def exploded(self) -> bool:
+        return len(self.faces) > 1
+
+    def as_kept(self, kept: bool) -> Die:
+        return Die(self.sides, self.faces, self.role, kept, self.group)
+
+
+def faces_of(dice: Sequence[Die]) -> list[int]:
+    """Every face of ``dice`` in the order they were rolled (for scripts and tests)."""
+    return [face for die in dice for face in die.faces]

@@ -1,0 +1,144 @@
+"""o3d10 attribute and skill rolls: which die is kept, the total, success, critical, fumble."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rules.dice import DiceSource
+from rules.o3d10.tables import CRITICAL_MARGIN, FUMBLE_ABOVE_MAX
+from rules.rolls import KeepRoll, Rank, roll_keep_of_3d10
+
+RollKind = Literal["attribute", "skill"]
+
+
+@dataclass(frozen=True)
+class Circumstances:
+    """What moves the kept die away from the median, each named in the text.
+
+    ``forced`` is the Don's explicit choice (the ``keep`` parameter) and wins over
+    everything else.
+    """
+
+    badly_hurt: bool = False
+    unknown_skill: bool = False
+    token_given: bool = False
+    token_returned: bool = False
+    split_actions: bool = False
+    forced: Rank | None = None
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        names = (
+            ("badly_hurt", self.badly_hurt),
+            ("unknown_skill", self.unknown_skill),
+            ("token_given", self.token_given),
+            ("token_returned", self.token_returned),
+            ("split_actions", self.split_actions),
+        )
+        return tuple(name for name, present in names if present)
+
+
+def kept_rank(circumstances: Circumstances, stacking: str = "steps") -> Rank:
+    """The rank of the kept die.
+
+    ``steps`` (default): each circumstance that keeps the lower die moves one
+    rank down, the token moves one rank up, from the median, clamped. So the
+    token cancels being badly hurt. ``lowest_wins``: any circumstance that keeps
+    the lower die keeps the lowest, whatever else applies.
+    """
+    if circumstances.forced is not None:
+        return circumstances.forced
+    downs = sum(
+        (
+            circumstances.badly_hurt,
+            circumstances.unknown_skill,
+            circumstances.token_returned,
+        )
+    )
+    # 'Dividir Acciones ... guardará dado menor ... no es aplicable si ya está guardando dado menor'
+    if circumstances.split_actions and downs == 0:
+        downs += 1
+    ups = 1 if circumstances.token_given else 0
+    if stacking == "lowest_wins":
+        if downs:
+            return Rank.LOWEST
+        return Rank.HIGHEST if ups else Rank.MEDIAN
+    return Rank(max(0, min(2, Rank.MEDIAN.value + ups - downs)))
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    kind: RollKind
+    roll: KeepRoll
+    base: int
+    modifier: int
+    difficulty: int | None
+
+    @property
+    def total(self) -> int:
+        return self.base + self.modifier + self.roll.total
+
+    @property
+    def fumble(self) -> bool:
+        return self.roll.natural == 1 and self.roll.above <= FUMBLE_ABOVE_MAX
+
+    @property
+    def natural_one(self) -> bool:
+        return self.roll.natural == 1
+
+    @property
+    def success(self) -> bool | None:
+        if self.difficulty is None:
+            return None
+        if self.fumble or (self.kind == "skill" and self.natural_one):
+            return False
+        return self.total >= self.difficulty
+
+    @property
+    def critical(self) -> bool:
+        return bool(self.success) and self.total >= (self.difficulty or 0) + CRITICAL_MARGIN
+
+    @property
+    def outcome(self) -> str:
+        if self.fumble:
+            return "fumble"
+        if self.difficulty is None:
+            return "rolled"
+        if self.critical:
+            return "critical"
+        return "success" if self.success else "failure"
+
+
+def roll_check(
+    dice: DiceSource,
+    kind: RollKind,
+    base: int,
+    rank: Rank,
+    *,
+    modifier: int = 0,
+    difficulty: int | None = None,
+) -> CheckResult:
+    return CheckResult(kind, roll_keep_of_3d10(dice, rank), base, modifier, difficulty)
+
+
+def opposed_winner(
+    first: tuple[int, bool], second: tuple[int, bool], tie_rule: str = "repeat"
+) -> int:
+    """0 when ``first`` wins, 1 when ``second`` wins, -1 for a tie to repeat.
+
+    Each side is ``(total, fumbled)``. 'el que saque la tirada más alta gana'. A
+    fumble loses to anything that is not a fumble. Ties: ``repeat`` (default) or
+    ``defender`` (the second roll, the one answering, wins).
+    """
+    (first_total, first_fumble), (second_total, second_fumble) = first, second
+    if first_fumble != second_fumble:
+        return 1 if first_fumble else 0
+    if first_total != second_total:
+        return 0 if first_total > second_total else 1
+    return 1 if tie_rule == "defender" else -1
+
+
+def settings_view(settings: Mapping[str, Any]) -> tuple[str, str]:
+    return str(settings.get("rank_stacking", "steps")), str(settings.get("opposed_tie", "repeat"))

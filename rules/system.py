@@ -1,0 +1,163 @@
+"""The rule-system plugin interface.
+
+A system is an object with an id, names, the actions it offers (declared as
+data), world settings with defaults, a message catalogue, and pure functions:
+
+- ``validate_sheet``: a raw actor sheet in, the normalized sheet out, or a RulesError;
+- ``initial_state``: the per-actor state a new actor starts with (hit points, ammo...);
+- ``buttons``: what a sheet shows an actor can do;
+- ``resolve``: ``(world, action, dice) -> Resolution``;
+- ``apply``: ``(world, resolution) -> world`` (by default, the resolution's effects);
+- ``set_status``: what a GM's status change does to an actor (by default, just that);
+- ``advance_time``: timed rules (bleeding, healing) when rounds, minutes or days pass.
+
+The bridge knows nothing else about a system.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from rules.dice import DiceSource
+from rules.model import (
+    Action,
+    Actor,
+    ActorChange,
+    Effect,
+    JsonMap,
+    Resolution,
+    RulesError,
+    Text,
+    TimeStep,
+    World,
+    WorldChange,
+    t,
+)
+from rules.params import Param, validate_params
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An action a system offers: the client event that carries it, its parameters and targets."""
+
+    kind: str
+    event: str
+    label: Text
+    params: tuple[Param, ...] = ()
+    gm_only: bool = False
+    min_targets: int = 0
+    max_targets: int = 0
+
+
+@dataclass(frozen=True)
+class Button:
+    """A sheet button: pressing it sends ``event`` with ``action`` and ``params``.
+
+    ``ask`` lists parameters a front end should ask for before sending (a
+    difficulty, a range); ``targets`` says how many targets to pick.
+    """
+
+    label: Text
+    event: str
+    action: str
+    params: JsonMap
+    group: Text | None = None
+    ask: tuple[Param, ...] = ()
+    min_targets: int = 0
+    max_targets: int = 0
+    gm_only: bool = False
+
+
+class RuleSystem(ABC):
+    id: ClassVar[str]
+    names: ClassVar[Mapping[str, str]]
+    actions: ClassVar[Mapping[str, ActionSpec]]
+    settings: ClassVar[tuple[Param, ...]] = ()
+    messages: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+
+    # -- sheets -----------------------------------------------------------
+    @abstractmethod
+    def validate_sheet(self, raw: JsonMap) -> JsonMap:
+        """Check a raw sheet; return it normalized. Raise RulesError naming the bad field."""
+
+    def initial_state(self, sheet: JsonMap) -> JsonMap:
+        return {}
+
+    def validate_state(self, sheet: JsonMap, raw: JsonMap) -> JsonMap:
+        """A GM-supplied state for an actor, merged over the initial state."""
+        return {**self.initial_state(sheet), **raw}
+
+    @abstractmethod
+    def buttons(self, world: World, actor: Actor) -> tuple[Button, ...]: ...
+
+    def sample_actors(self) -> tuple[Actor, ...]:
+        """Characters for a demo world."""
+        return ()
+
+    def token_numbers(self, actor: Actor) -> Mapping[str, int]:
+        """The numbers a token shows (wounds, hit points, ammo), for status pushes."""
+        return {}
+
+    def status_label(self, status: str) -> Text:
+        return t(f"status.{status}")
+
+    # -- settings -----------------------------------------------------------
+    def default_settings(self) -> dict[str, Any]:
+        return {param.name: param.default for param in self.settings}
+
+    def validate_settings(self, raw: JsonMap) -> dict[str, Any]:
+        return {**self.default_settings(), **validate_params(self.settings, raw, "settings")}
+
+    # -- actions --------------------------------------------------------------
+    def action_spec(self, kind: str) -> ActionSpec:
+        try:
+            return self.actions[kind]
+        except KeyError:
+            raise RulesError(
+                "unknown_action", t("error.unknown_action", action=kind[:100]), "action"
+            ) from None
+
+    def check_action(self, world: World, action: Action) -> Action:
+        """Validate parameters and targets against the action's declaration."""
+        spec = self.action_spec(action.kind)
+        params = validate_params(spec.params, action.params)
+        if not spec.min_targets <= len(action.targets) <= spec.max_targets:
+            raise RulesError(
+                "invalid_targets",
+                t("error.targets", minimum=spec.min_targets, maximum=spec.max_targets),
+                "targets",
+            )
+        for index, target in enumerate(action.targets):
+            world.actor(target, f"targets.{index}")
+        return replace(action, params=params)
+
+    @abstractmethod
+    def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution: ...
+
+    def apply(self, world: World, resolution: Resolution) -> World:
+        return apply_effects(world, resolution.effects)
+
+    def set_status(
+        self, world: World, actor_id: str, add: frozenset[str], remove: frozenset[str]
+    ) -> tuple[Effect, ...]:
+        return (ActorChange(actor_id, add=add, remove=remove),)
+
+    def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
+        return None
+
+
+def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
+    """Fold declarative effects into a new world (the default ``apply``)."""
+    for effect in effects:
+        if isinstance(effect, WorldChange):
+            world = replace(world, data={**world.data, **effect.data})
+            continue
+        actor = world.actor(effect.actor_id)
+        statuses = (actor.statuses - effect.remove) | effect.add
+        world = world.with_actor(
+            replace(actor, state={**actor.state, **effect.state}, statuses=frozenset(statuses))
+        )
+    return world
