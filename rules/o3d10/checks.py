@@ -57,15 +57,17 @@ def kept_rank(circumstances: Circumstances, stacking: str = "steps") -> Rank:
             circumstances.token_returned,
         )
     )
-    # 'Dividir Acciones ... guardará dado menor ... no es aplicable si ya está guardando dado menor'
-    if circumstances.split_actions and downs == 0:
-        downs += 1
     ups = 1 if circumstances.token_given else 0
     if stacking == "lowest_wins":
-        if downs:
-            return Rank.LOWEST
-        return Rank.HIGHEST if ups else Rank.MEDIAN
-    return Rank(max(0, min(2, Rank.MEDIAN.value + ups - downs)))
+        rank = Rank.LOWEST if downs else (Rank.HIGHEST if ups else Rank.MEDIAN)
+    else:
+        rank = Rank(max(0, min(2, Rank.MEDIAN.value + ups - downs)))
+    # 'Dividir Acciones ... guardará dado menor en ambas acciones. Esto no es aplicable si
+    # el jugador ya está guardando dado menor por algún motivo': split only moves a roll
+    # that is not already keeping the lowest, and then it keeps the lowest.
+    if circumstances.split_actions and rank is not Rank.LOWEST:
+        rank = Rank.LOWEST if stacking == "lowest_wins" else rank.lower()
+    return rank
 
 
 @dataclass(frozen=True)

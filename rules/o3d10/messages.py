@@ -65,6 +65,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "error.token_not_held": "{actor} no tiene el token para darlo.",
         "error.token_not_with_gm": "El Director no tiene el token de {actor}.",
         "error.opposed_needs_what": "Una tirada enfrentada dice qué tira el oponente.",
+        "error.keep_is_gm_only": "Solo el Director puede imponer el dado objetivo.",
     },
     "en": {
         "system.name": "1o3d10",
@@ -126,5 +127,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "error.token_not_held": "{actor} does not hold the token to give.",
         "error.token_not_with_gm": "The GM does not hold {actor}'s token.",
         "error.opposed_needs_what": "An opposed roll says what the opponent rolls.",
+        "error.keep_is_gm_only": "Only the GM may impose the kept die.",
     },
 }

@@ -240,6 +240,7 @@ class O3d10(RuleSystem):
         params: Mapping[str, Any],
         dice: DiceSource,
         difficulty: int | None,
+        by_gm: bool = False,
     ) -> tuple[CheckResult, Circumstances, dict[str, Any]]:
         sheet = parse_sheet(actor.sheet)
         token = str(actor.state.get("token", "player"))
@@ -250,6 +251,8 @@ class O3d10(RuleSystem):
             )
         skill_value = sheet.skills[what.key].value if what.kind == "skill" else 0
         keep = str(params.get("keep", "auto"))
+        if keep != "auto" and not by_gm:
+            raise RulesError("keep_is_gm_only", t("error.keep_is_gm_only"), "params.keep")
         circumstances = Circumstances(
             badly_hurt=is_badly_hurt(sheet, actor.state, world.settings),
             unknown_skill=what.kind == "skill" and skill_value == 0,
@@ -319,7 +322,9 @@ class O3d10(RuleSystem):
                     "invalid_param", t("error.opposed_needs_what"), "params.opposed_skill"
                 )
         difficulty = None if opponent_what else self._difficulty(what.kind, params)
-        result, circumstances, state = self._roll(world, actor, what, params, dice, difficulty)
+        result, circumstances, state = self._roll(
+            world, actor, what, params, dice, difficulty, action.by_gm
+        )
         lines = list(_roll_lines(sheet, what, result, circumstances))
         follow: tuple[FollowUp, ...] = ()
         if opponent_what is not None:
@@ -366,7 +371,9 @@ class O3d10(RuleSystem):
             )
         else:
             raise RulesError("invalid_param", t("error.opposed_needs_what"), "params.skill")
-        result, circumstances, state = self._roll(world, actor, what, params, dice, None)
+        result, circumstances, state = self._roll(
+            world, actor, what, params, dice, None, action.by_gm
+        )
         lines = list(_roll_lines(sheet, what, result, circumstances))
         against = int(params["against"])
         winner = opposed_winner(
