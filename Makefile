@@ -1,0 +1,68 @@
+# vtt-bridge: `make run` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PY_STAMP := $(VENV)/.installed-stamp
+JS_STAMP := js-shim/node_modules/.installed-stamp
+JS_BUNDLE := bridge/static/dist/table.js
+DATA ?= data
+HOST ?= 127.0.0.1
+PORT ?= 8765
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run test test-python test-js lint typecheck setup js bench clean check-browser demo
+
+setup: $(PY_STAMP) $(JS_STAMP) $(JS_BUNDLE)
+
+$(PY_STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	touch $@
+
+$(JS_STAMP): js-shim/package.json js-shim/package-lock.json
+	cd js-shim && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(JS_BUNDLE): $(JS_STAMP) $(shell find js-shim/src -type f 2>/dev/null)
+	cd js-shim && npm run --silent build
+
+js: $(JS_BUNDLE)
+
+demo: setup
+	$(PY) -m bridge demo --data $(DATA)
+
+run: setup
+	@$(PY) -m bridge demo --data $(DATA) > $(DATA).demo.json || (cat $(DATA).demo.json; exit 1)
+	@$(PY) -c "import json,sys; d=json.load(open('$(DATA).demo.json')); \
+	print('\nvtt-bridge table page: http://$(HOST):$(PORT)/\n'); \
+	[print(f\"{k:14} world {v['world_id']}\n{'':14} GM token:     {v['gm_token']}\n{'':14} player token: {v['player_token']} (users: {', '.join(v['players'])})\n\") for k,v in d.items()]"
+	@rm -f $(DATA).demo.json
+	$(PY) -m bridge serve --host $(HOST) --port $(PORT) --data $(DATA)
+
+lint: $(PY_STAMP)
+	$(VENV)/bin/ruff check rules protocol bridge tests
+	$(VENV)/bin/ruff format --check rules protocol bridge tests
+
+typecheck: $(PY_STAMP)
+	$(VENV)/bin/mypy
+
+check-browser:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  echo "The browser suite needs Chromium at $(CHROMIUM)."; \
+	  echo "Install it with:  sudo apt-get install chromium   (or set CHROMIUM=/path/to/chromium)"; \
+	  exit 1; \
+	fi
+
+test-python: $(PY_STAMP)
+	$(PY) -m pytest
+
+test-js: setup check-browser
+	cd js-shim && VTT_PYTHON="$(abspath $(PY))" CHROMIUM="$(CHROMIUM)" npm test
+
+test: setup check-browser lint typecheck test-python test-js
+
+bench: setup
+	$(PY) -m bridge bench
+
+clean:
+	rm -rf $(VENV) js-shim/node_modules bridge/static/dist

@@ -1,0 +1,1 @@
+"""The imperative shell around the rules core: server, store, auth, rendering, CLI."""

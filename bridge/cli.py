@@ -1,0 +1,151 @@
+"""The ``vtt-bridge`` command: serve, world create, world list, demo."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bridge.server import create_app
+from bridge.store import AsyncStore, SQLiteStore
+from bridge.worlds import create_world
+from rules.registry import default_registry
+
+DEFAULT_DATA = Path("data")
+
+
+def _store(data: Path, sync: str = "FULL") -> SQLiteStore:
+    return SQLiteStore(data / "bridge.sqlite3", synchronous=sync)
+
+
+def _parse_settings(pairs: list[str]) -> dict[str, Any]:
+    settings: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--setting takes key=value, not {pair!r}")
+        try:
+            settings[key] = json.loads(value)
+        except json.JSONDecodeError:
+            settings[key] = value
+    return settings
+
+
+async def serve(host: str, port: int, data: Path, sync: str) -> None:
+    registry = default_registry()
+    store = AsyncStore(_store(data, sync))
+    app = create_app(store, registry)
+    runner = web.AppRunner(app, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    server = site._server
+    sockets = getattr(server, "sockets", None) or []
+    bound = sockets[0].getsockname()[1] if sockets else port
+    print(
+        json.dumps({"event": "listening", "url": f"http://{host}:{bound}/", "port": bound}),
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    print(json.dumps({"event": "stopping"}), flush=True)
+    await runner.cleanup()
+    print(json.dumps({"event": "stopped"}), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="vtt-bridge", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p_serve = sub.add_parser("serve", help="run the bridge server")
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=8765)
+    p_serve.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    p_serve.add_argument(
+        "--sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite synchronous mode: full survives power loss, normal only crashes",
+    )
+
+    p_world = sub.add_parser("world", help="manage worlds")
+    wsub = p_world.add_subparsers(dest="world_command", required=True)
+    p_create = wsub.add_parser("create", help="create a world and print its tokens")
+    p_create.add_argument("name")
+    p_create.add_argument("--system", required=True)
+    p_create.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    p_create.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
+    p_create.add_argument("--locale", choices=("es", "en"), default="es")
+    p_create.add_argument("--demo", action="store_true", help="add the system's sample actors")
+    p_list = wsub.add_parser("list", help="list worlds")
+    p_list.add_argument("--data", type=Path, default=DEFAULT_DATA)
+
+    p_demo = sub.add_parser("demo", help="create (once) a demo world per system")
+    p_demo.add_argument("--data", type=Path, default=DEFAULT_DATA)
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if args.command == "serve":
+        asyncio.run(serve(args.host, args.port, args.data, args.sync.upper()))
+        return 0
+    if args.command == "demo":
+        from bridge.demo import ensure_demo_worlds
+
+        print(
+            json.dumps(
+                ensure_demo_worlds(_store(args.data), args.data), ensure_ascii=False, indent=2
+            )
+        )
+        return 0
+    registry = default_registry()
+    store = _store(args.data)
+    try:
+        if args.world_command == "create":
+            if args.system not in registry:
+                print(
+                    f"unknown system {args.system!r}; known: {', '.join(sorted(registry.systems))}",
+                    file=sys.stderr,
+                )
+                return 2
+            system = registry.get(args.system)
+            created = create_world(
+                store,
+                registry,
+                args.name,
+                args.system,
+                settings=_parse_settings(args.setting),
+                actors=system.sample_actors() if args.demo else (),
+                locale=args.locale,
+            )
+            print(json.dumps(created.as_json()))
+            return 0
+        for row in store.list_worlds():
+            print(
+                json.dumps(
+                    {
+                        "world_id": row.id,
+                        "name": row.name,
+                        "system": row.system,
+                        "seq": row.seq,
+                        "created_at": row.created_at,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        return 0
+    finally:
+        store.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

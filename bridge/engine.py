@@ -1,0 +1,311 @@
+"""Turning one validated request into a new world and the pushes it causes.
+
+Pure apart from the dice it is given: the server fetches what the request
+refers to (the card of a ``card_action``, the event of an ``undo``) before
+calling :func:`process`, and writes the result after. The replay harness calls
+the same function, which is what makes replay exact.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from bridge.serialize import actor_from_json, actor_to_json, card_to_json
+from bridge.store import EventRow
+from protocol.v1.requests import (
+    ActionRequest,
+    ActorRemoveRequest,
+    ActorUpsertRequest,
+    CardActionRequest,
+    StatusSetRequest,
+    TimeAdvanceRequest,
+    UndoRequest,
+)
+from rules.dice import DiceError, DiceSource
+from rules.model import Action, Actor, Resolution, RulesError, Text, TimeStep, World, t
+from rules.params import Param, validate_params
+from rules.registry import Registry
+from rules.system import RuleSystem, apply_effects
+
+log = logging.getLogger(__name__)
+
+Role = Literal["gm", "player"]
+
+
+@dataclass(frozen=True)
+class Session:
+    user: str
+    role: Role
+    locale: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Accepted:
+    world: World
+    pushes: list[dict[str, Any]]
+    undo: dict[str, Any] | None
+    used_follow_ups: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A refusal. ``message`` is a Text from the system's catalogue, or None for the
+    protocol's own message for ``code``."""
+
+    code: str
+    field: str | None = None
+    message: Text | None = None
+    detail: dict[str, Any] = dc_field(default_factory=dict)
+
+
+Result = Accepted | Rejected
+
+
+def process(
+    registry: Registry,
+    world: World,
+    session: Session,
+    event: str,
+    request: BaseModel,
+    dice: DiceSource,
+    *,
+    referenced: EventRow | None = None,
+    used: Collection[tuple[str, str]] = (),
+) -> Result:
+    system = registry.get(world.system)
+    try:
+        if isinstance(request, ActionRequest):
+            return _action(system, world, session, event, request, dice)
+        if isinstance(request, CardActionRequest):
+            return _card_action(system, world, session, request, dice, referenced, used)
+        if session.role != "gm":
+            return Rejected("gm_only")
+        if isinstance(request, StatusSetRequest):
+            world.actor(request.actor)
+            effects = system.set_status(
+                world, request.actor, frozenset(request.add), frozenset(request.remove)
+            )
+            return _accepted(system, world, apply_effects(world, effects), ())
+        if isinstance(request, ActorUpsertRequest):
+            return _actor_upsert(system, world, request)
+        if isinstance(request, ActorRemoveRequest):
+            world.actor(request.actor)
+            return _accepted(system, world, world.without_actor(request.actor), ())
+        if isinstance(request, TimeAdvanceRequest):
+            resolution = system.advance_time(world, TimeStep(request.unit, request.count), dice)
+            if resolution is None:
+                return _accepted(system, world, world, ())
+            return _accepted(system, world, system.apply(world, resolution), resolution.cards)
+        if isinstance(request, UndoRequest):
+            return _undo(system, world, referenced)
+    except RulesError as error:
+        return Rejected(error.code, error.field, error.message)
+    except DiceError as error:
+        return Rejected(error.code, None, t("error.dice", problem=error.message))
+    raise TypeError(f"no handler for {type(request).__name__}")
+
+
+def _authorize_actor(
+    system: RuleSystem, world: World, session: Session, actor_id: str, kind: str
+) -> Rejected | None:
+    spec = system.action_spec(kind)
+    if spec.gm_only and session.role != "gm":
+        return Rejected("gm_only", "action")
+    actor = world.actor(actor_id)
+    if session.role != "gm" and actor.owner != session.user:
+        return Rejected("not_your_actor", "actor")
+    return None
+
+
+def _resolve(
+    system: RuleSystem, world: World, session: Session, action: Action, dice: DiceSource
+) -> tuple[World, Resolution]:
+    checked = system.check_action(world, action)
+    resolution = system.resolve(world, checked, dice)
+    return system.apply(world, resolution), resolution
+
+
+def _action(
+    system: RuleSystem,
+    world: World,
+    session: Session,
+    event: str,
+    request: ActionRequest,
+    dice: DiceSource,
+) -> Result:
+    world.actor(request.actor)
+    spec = system.action_spec(request.action)
+    if spec.event != event:
+        return Rejected("wrong_event", "action", detail={"event": spec.event})
+    refused = _authorize_actor(system, world, session, request.actor, request.action)
+    if refused:
+        return refused
+    action = Action(
+        request.action,
+        request.actor,
+        dict(request.params),
+        tuple(request.targets),
+        by_gm=session.role == "gm",
+        user=session.user,
+    )
+    new_world, resolution = _resolve(system, world, session, action, dice)
+    return _accepted(system, world, new_world, resolution.cards)
+
+
+def _card_action(
+    system: RuleSystem,
+    world: World,
+    session: Session,
+    request: CardActionRequest,
+    dice: DiceSource,
+    referenced: EventRow | None,
+    used: Collection[tuple[str, str]],
+) -> Result:
+    index = int(request.card.split(".")[1])
+    cards = [p for p in referenced.pushes if p["type"] == "chat_card"] if referenced else []
+    card = next((p["card"] for p in cards if p["index"] == index), None)
+    if card is None:
+        return Rejected("unknown_card", "card")
+    follow = next((f for f in card["actions"] if f["id"] == request.action), None)
+    if follow is None:
+        return Rejected("unknown_follow_up", "action")
+    if follow["once"] and (request.card, follow["id"]) in used:
+        return Rejected("follow_up_used", "action")
+    if session.role != "gm":
+        allowed = follow["allowed"]
+        owner_of = follow["actor"] if allowed == "owner" else card.get("target")
+        if allowed == "gm" or owner_of is None:
+            return Rejected("not_allowed", "action")
+        owner = world.actors[owner_of].owner if owner_of in world.actors else None
+        if owner != session.user:
+            return Rejected("not_allowed", "action")
+    asked = tuple(_param_from_json(p) for p in follow["ask"])
+    chosen = validate_params(asked, request.params) if asked else {}
+    if request.params and not asked:
+        validate_params((), request.params)
+    spec = system.action_spec(follow["action"])
+    if spec.gm_only and session.role != "gm":
+        return Rejected("gm_only", "action")
+    action = Action(
+        follow["action"],
+        follow["actor"],
+        {**follow["params"], **chosen},
+        tuple(follow["targets"]),
+        by_gm=session.role == "gm",
+        user=session.user,
+    )
+    new_world, resolution = _resolve(system, world, session, action, dice)
+    marks = ((request.card, follow["id"]),) if follow["once"] else ()
+    return replace(_accepted(system, world, new_world, resolution.cards), used_follow_ups=marks)
+
+
+def _param_from_json(raw: Mapping[str, Any]) -> Param:
+    return Param(
+        name=raw["name"],
+        kind=raw["kind"],
+        required=raw["required"],
+        default=raw["default"],
+        minimum=raw["minimum"],
+        maximum=raw["maximum"],
+        choices=tuple(raw["choices"]),
+    )
+
+
+def _actor_upsert(system: RuleSystem, world: World, request: ActorUpsertRequest) -> Result:
+    data = request.actor
+    try:
+        sheet = system.validate_sheet(data.sheet)
+    except RulesError as error:
+        return Rejected(
+            error.code, f"actor.{error.field}" if error.field else "actor.sheet", error.message
+        )
+    existing = world.actors.get(data.id)
+    if data.state is not None:
+        state = system.validate_state(sheet, data.state)
+    elif existing is not None:
+        state = existing.state
+    else:
+        state = system.initial_state(sheet)
+    actor = Actor(
+        id=data.id,
+        name=data.name,
+        owner=data.owner,
+        sheet=sheet,
+        state=state,
+        statuses=existing.statuses if existing else frozenset(),
+        token=data.token,
+    )
+    return _accepted(system, world, world.with_actor(actor), ())
+
+
+def _undo(system: RuleSystem, world: World, referenced: EventRow | None) -> Result:
+    if referenced is None or referenced.undo is None or referenced.event == "undo":
+        return Rejected("nothing_to_undo", "seq")
+    before: Mapping[str, Any] = referenced.undo["before"]
+    after: Mapping[str, Any] = referenced.undo["after"]
+    for actor_id, expected in after.items():
+        current = world.actors.get(actor_id)
+        if (None if current is None else actor_to_json(current)) != expected:
+            return Rejected("undo_conflict", "seq", detail={"actor": actor_id})
+    if "data_after" in referenced.undo and dict(world.data) != referenced.undo["data_after"]:
+        return Rejected("undo_conflict", "seq", detail={"data": True})
+    restored = world
+    for actor_id, previous in before.items():
+        restored = (
+            restored.without_actor(actor_id)
+            if previous is None
+            else restored.with_actor(actor_from_json(previous))
+        )
+    if "data_before" in referenced.undo:
+        restored = replace(restored, data=referenced.undo["data_before"])
+    return _accepted(system, world, restored, ())
+
+
+def _accepted(system: RuleSystem, old: World, new: World, cards: tuple[Any, ...]) -> Accepted:
+    pushes: list[dict[str, Any]] = [
+        {"type": "chat_card", "index": index, "card": card_to_json(card)}
+        for index, card in enumerate(cards)
+    ]
+    before: dict[str, Any] = {}
+    after: dict[str, Any] = {}
+    for actor_id in sorted(set(old.actors) | set(new.actors)):
+        was, now = old.actors.get(actor_id), new.actors.get(actor_id)
+        was_json = None if was is None else actor_to_json(was)
+        now_json = None if now is None else actor_to_json(now)
+        if was_json == now_json:
+            continue
+        before[actor_id], after[actor_id] = was_json, now_json
+        if now is None:
+            pushes.append({"type": "actor_update", "removed": actor_id})
+            continue
+        pushes.append({"type": "actor_update", "actor": now_json})
+        old_statuses = was.statuses if was else frozenset()
+        old_numbers = dict(system.token_numbers(was)) if was else {}
+        numbers = dict(system.token_numbers(now))
+        if now.statuses != old_statuses or numbers != old_numbers:
+            pushes.append(
+                {
+                    "type": "token_status",
+                    "actor": now.id,
+                    "token": now.token,
+                    "name": now.name,
+                    "statuses": sorted(now.statuses),
+                    "added": sorted(now.statuses - old_statuses),
+                    "removed": sorted(old_statuses - now.statuses),
+                    "numbers": numbers,
+                }
+            )
+    undo: dict[str, Any] | None = None
+    if before or old.data != new.data:
+        undo = {"before": before, "after": after}
+        if old.data != new.data:
+            undo["data_before"] = dict(old.data)
+            undo["data_after"] = dict(new.data)
+    return Accepted(new, pushes, undo)

@@ -1,0 +1,267 @@
+"""Rendering stored card and actor data into protocol v1 pushes for one locale.
+
+The structured fields carry plain text; ``html`` escapes every value that came
+from a parameter (names, labels, anything a player or GM typed) and every
+structural string, so an adapter may insert it as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from html import escape as html_escape
+from typing import Any
+
+from bridge.serialize import param_to_json, text_from_json, text_to_json
+from rules.i18n import lookup, translate
+from rules.model import Actor, RulesError, World
+from rules.system import Button, RuleSystem
+
+Catalogue = Mapping[str, Mapping[str, str]]
+_CLASS_SAFE = re.compile(r"[^a-z0-9_-]")
+
+
+def _escape(value: str) -> str:
+    return html_escape(value, quote=True)
+
+
+def _css(value: str) -> str:
+    return _CLASS_SAFE.sub("", value.lower())[:40]
+
+
+class Renderer:
+    """Renders for one system's catalogue."""
+
+    def __init__(self, system: RuleSystem) -> None:
+        self.system = system
+        self.catalogue: Catalogue = system.messages
+
+    def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
+        if raw is None:
+            return ""
+        escape: Callable[[str], str] = _escape if html else (lambda value: value)
+        return translate(text_from_json(raw), locale, self.catalogue, escape=escape)
+
+    def _role(self, role: str, locale: str) -> str:
+        return lookup(f"role.{role}", locale, self.catalogue) or role
+
+    def _params(self, params: list[Mapping[str, Any]], locale: str) -> list[dict[str, Any]]:
+        views = []
+        for p in params:
+            labels = []
+            for choice in p["choices"]:
+                label = lookup(f"choice.{p['name']}.{choice}", locale, self.catalogue)
+                if label is None:
+                    label = lookup(f"level.{choice}", locale, self.catalogue) or choice
+                labels.append(label)
+            views.append(
+                {
+                    "name": p["name"],
+                    "kind": p["kind"],
+                    "label": self.text(p["label"], locale) if p["label"] else None,
+                    "required": p["required"],
+                    "default": p["default"],
+                    "minimum": p["minimum"],
+                    "maximum": p["maximum"],
+                    "choices": list(p["choices"]),
+                    "choice_labels": labels,
+                }
+            )
+        return views
+
+    def card(
+        self,
+        card: Mapping[str, Any],
+        *,
+        seq: int,
+        card_id: str,
+        world: World,
+        locale: str,
+        used: Collection[str] = (),
+    ) -> dict[str, Any]:
+        speaker = card["speaker"]
+        speaker_name = world.actors[speaker].name if speaker in world.actors else None
+        outcome = card["outcome"]
+        sections = [
+            {
+                "title": self.text(s["title"], locale) if s["title"] else None,
+                "lines": [self._line(line, locale) for line in s["lines"]],
+            }
+            for s in card["sections"]
+        ]
+        actions = [
+            {
+                "id": f["id"],
+                "label": self.text(f["label"], locale),
+                "actor": f["actor"],
+                "allowed": f["allowed"],
+                "once": f["once"],
+                "used": f["id"] in used,
+                "ask": self._params(f["ask"], locale),
+            }
+            for f in card["actions"]
+        ]
+        dice = [{**d, "total": sum(d["faces"])} for d in card["dice"]]
+        view: dict[str, Any] = {
+            "seq": seq,
+            "card_id": card_id,
+            "world": world.id,
+            "kind": card["kind"],
+            "speaker": speaker,
+            "speaker_name": speaker_name,
+            "target": card["target"],
+            "visibility": card["visibility"],
+            "locale": locale,
+            "title": self.text(card["title"], locale),
+            "outcome": None
+            if outcome is None
+            else {
+                "key": outcome["key"],
+                "label": self.text(outcome["label"], locale),
+                "success": outcome["success"],
+                "margin": outcome["margin"],
+            },
+            "dice": dice,
+            "sections": sections,
+            "actions": actions,
+        }
+        view["html"] = self._card_html(card, view, locale)
+        view["text"] = self._card_text(view)
+        return view
+
+    def _line(self, line: Mapping[str, Any], locale: str, *, html: bool = False) -> str:
+        label = self.text(line["label"], locale, html=html)
+        value = line["value"]
+        if value is None:
+            return label
+        if isinstance(value, dict):
+            shown = self.text(value, locale, html=html)
+        else:
+            shown = _escape(str(value)) if html else str(value)
+        return f"{label}: {shown}"
+
+    def _card_html(self, card: Mapping[str, Any], view: Mapping[str, Any], locale: str) -> str:
+        outcome_key = _css(view["outcome"]["key"]) if view["outcome"] else "none"
+        parts = [
+            f'<div class="vtt-card vtt-card--{_css(view["kind"])} vtt-outcome--{outcome_key}"'
+            f' data-card="{_escape(view["card_id"])}" data-seq="{view["seq"]}">',
+            "<header>",
+        ]
+        if view["speaker_name"]:
+            parts.append(f'<span class="vtt-speaker">{_escape(view["speaker_name"])}</span>')
+        parts.append(f'<h3 class="vtt-title">{self.text(card["title"], locale, html=True)}</h3>')
+        parts.append("</header>")
+        if view["dice"]:
+            parts.append('<div class="vtt-dice">')
+            for die in view["dice"]:
+                classes = ["vtt-die", f"vtt-d{int(die['sides'])}", f"vtt-role-{_css(die['role'])}"]
+                if not die["kept"]:
+                    classes.append("vtt-dropped")
+                if len(die["faces"]) > 1:
+                    classes.append("vtt-ace")
+                faces = "+".join(str(int(f)) for f in die["faces"])
+                role = _escape(self._role(str(die["role"]), locale))
+                parts.append(
+                    f'<span class="{" ".join(classes)}" title="{role} (d{int(die["sides"])})">'
+                    f"{faces}</span>"
+                )
+            parts.append("</div>")
+        for section in card["sections"]:
+            parts.append('<section class="vtt-section">')
+            if section["title"]:
+                parts.append(f"<h4>{self.text(section['title'], locale, html=True)}</h4>")
+            parts.append("<ul>")
+            for line in section["lines"]:
+                parts.append(f"<li>{self._line(line, locale, html=True)}</li>")
+            parts.append("</ul></section>")
+        if card["outcome"]:
+            label = self.text(card["outcome"]["label"], locale, html=True)
+            parts.append(f'<div class="vtt-outcome">{label}</div>')
+        if card["actions"]:
+            parts.append('<footer class="vtt-actions">')
+            for follow, shown in zip(card["actions"], view["actions"], strict=True):
+                disabled = " disabled" if shown["used"] else ""
+                parts.append(
+                    f'<button type="button" class="vtt-follow" data-card="{_escape(view["card_id"])}"'
+                    f' data-action="{_escape(follow["id"])}"{disabled}>'
+                    f"{self.text(follow['label'], locale, html=True)}</button>"
+                )
+            parts.append("</footer>")
+        parts.append("</div>")
+        return "".join(parts)
+
+    def _card_text(self, view: Mapping[str, Any]) -> str:
+        lines = []
+        head = view["title"]
+        if view["speaker_name"]:
+            head = f"{view['speaker_name']}: {head}"
+        lines.append(head)
+        if view["dice"]:
+            lines.append(
+                " ".join(
+                    ("+".join(str(f) for f in d["faces"])) + ("" if d["kept"] else "×")
+                    for d in view["dice"]
+                )
+            )
+        for section in view["sections"]:
+            if section["title"]:
+                lines.append(section["title"])
+            lines.extend(f"  {line}" for line in section["lines"])
+        if view["outcome"]:
+            lines.append(f"=> {view['outcome']['label']}")
+        lines.extend(f"[{a['label']}]" for a in view["actions"])
+        return "\n".join(lines)
+
+    # -- actors and statuses ----------------------------------------------------
+    def labels(self, statuses: Collection[str], locale: str) -> dict[str, str]:
+        return {
+            status: self.text(text_to_json(self.system.status_label(status)), locale)
+            for status in sorted(statuses)
+        }
+
+    def button(self, button: Button, locale: str) -> dict[str, Any]:
+        return {
+            "label": self.text(text_to_json(button.label), locale),
+            "event": button.event,
+            "action": button.action,
+            "params": dict(button.params),
+            "group": self.text(text_to_json(button.group), locale) if button.group else None,
+            "ask": self._params([param_to_json(p) for p in button.ask], locale),
+            "min_targets": button.min_targets,
+            "max_targets": button.max_targets,
+            "gm_only": button.gm_only,
+        }
+
+    def actor(self, world: World, actor: Actor, locale: str) -> dict[str, Any]:
+        try:
+            buttons = [self.button(b, locale) for b in self.system.buttons(world, actor)]
+        except RulesError:  # a sheet the system can no longer read still shows, without buttons
+            buttons = []
+        return {
+            "id": actor.id,
+            "name": actor.name,
+            "owner": actor.owner,
+            "token": actor.token,
+            "sheet": dict(actor.sheet),
+            "state": dict(actor.state),
+            "statuses": sorted(actor.statuses),
+            "labels": self.labels(actor.statuses, locale),
+            "numbers": dict(self.system.token_numbers(actor)),
+            "buttons": buttons,
+        }
+
+    def token_status(
+        self, push: Mapping[str, Any], *, seq: int, world: World, locale: str
+    ) -> dict[str, Any]:
+        return {
+            "seq": seq,
+            "world": world.id,
+            "actor": push["actor"],
+            "token": push["token"],
+            "name": push["name"],
+            "statuses": push["statuses"],
+            "added": push["added"],
+            "removed": push["removed"],
+            "labels": self.labels(push["statuses"], locale),
+            "numbers": push["numbers"],
+        }

@@ -1,0 +1,518 @@
+"""The Socket.IO server: auth, per-world ordering, durable append, ack, fan-out.
+
+Every request follows one path (:meth:`Bridge.handle`): structural limits,
+the protocol model, the world's lock, idempotency by request id, the rules
+(:func:`bridge.engine.process`), one store transaction, then the ack and the
+pushes to the world's rooms. Rooms are per world, role and locale, so each
+card is rendered once per locale in use and GM-only cards never reach players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import socketio
+from aiohttp import web
+from engineio.async_drivers import aiohttp as eio_aiohttp
+from pydantic import BaseModel, ValidationError
+
+from bridge.auth import hash_token
+from bridge.engine import Accepted, Rejected, Session, process
+from bridge.render import Renderer
+from bridge.serialize import actor_from_json, world_to_json
+from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
+from bridge.worlds import WorldRuntime, now
+from protocol.v1.errors import error_message
+from protocol.v1.limits import check_payload
+from protocol.v1.requests import (
+    GM_EVENTS,
+    PROTOCOL_VERSION,
+    REQUEST_MODELS,
+    Auth,
+    CardActionRequest,
+    UndoRequest,
+)
+from rules.dice import DiceSource, RecordingDice, SystemDice
+from rules.i18n import translate
+from rules.registry import Registry
+from rules.system import RuleSystem
+
+log = logging.getLogger("vtt_bridge")
+
+NAMESPACE = "/vtt"
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE_BYTES = 1024 * 1024
+WELCOME_WAIT_SECONDS = 5.0
+
+
+class _UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
+    """engine.io's aiohttp websocket without per-message deflate.
+
+    aiohttp compresses every frame when the client offers it and engine.io has no
+    switch; for our small frames that cost 13-32 % throughput and ~90 kB per
+    connection on this machine (ARCHITECTURE.md).
+    """
+
+    async def __call__(self, environ: dict[str, Any]) -> web.WebSocketResponse:
+        request = environ["aiohttp.request"]
+        self._sock = web.WebSocketResponse(
+            max_msg_size=self.server.max_http_buffer_size, compress=False
+        )
+        await self._sock.prepare(request)
+        self.environ = environ
+        await self.handler(self)
+        return self._sock
+
+
+@dataclass
+class Connection:
+    world_id: str
+    session: Session
+    last_seq: int | None
+
+
+def payload_hash(event: str, payload: Any) -> str:
+    canonical = json.dumps(
+        [event, payload], sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _field_of(error: ValidationError) -> str | None:
+    locs = [tuple(str(p) for p in e["loc"]) for e in error.errors()]
+    if not locs:
+        return None
+    prefix = list(locs[0])
+    for loc in locs[1:]:
+        common = 0
+        while common < min(len(prefix), len(loc)) and prefix[common] == loc[common]:
+            common += 1
+        prefix = prefix[:common]
+    if len(locs) == 1 and len(prefix) > 1 and prefix[-1] in ("bool", "int", "str", "none"):
+        prefix = prefix[:-1]
+    return ".".join(prefix) or None
+
+
+class Bridge:
+    def __init__(
+        self,
+        store: AsyncStore,
+        registry: Registry,
+        *,
+        dice_factory: Callable[[], DiceSource] = SystemDice,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.dice_factory = dice_factory
+        self.renderers = {sid: Renderer(s) for sid, s in registry.systems.items()}
+        self.worlds: dict[str, WorldRuntime] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.connections: dict[str, Connection] = {}
+        self.shutting_down = False
+        self.sio = socketio.AsyncServer(
+            async_mode="aiohttp",
+            serializer="msgpack",
+            cors_allowed_origins="*",
+            max_http_buffer_size=MAX_MESSAGE_BYTES,
+            http_compression=False,
+            logger=False,
+            engineio_logger=False,
+        )
+        eio = self.sio.eio
+        eio._async = {**eio._async, "websocket": _UncompressedWebSocket}
+        self.sio.on("connect", self.on_connect, namespace=NAMESPACE)
+        self.sio.on("disconnect", self.on_disconnect, namespace=NAMESPACE)
+        self.sio.on("*", self.on_event, namespace=NAMESPACE)
+
+    # -- worlds ---------------------------------------------------------------
+    async def runtime(self, world_id: str) -> WorldRuntime:
+        runtime = self.worlds.get(world_id)
+        if runtime is not None:
+            return runtime
+        lock = self._loading.setdefault(world_id, asyncio.Lock())
+        async with lock:
+            runtime = self.worlds.get(world_id)
+            if runtime is None:
+                row = await self.store.run(self.store.sync.load_world, world_id)
+                if row is None:
+                    raise KeyError(world_id)
+                runtime = WorldRuntime.from_row(row.state, row.seq)
+                self.worlds[world_id] = runtime
+        return runtime
+
+    def system(self, runtime: WorldRuntime) -> RuleSystem:
+        return self.registry.get(runtime.world.system)
+
+    # -- connection -------------------------------------------------------------
+    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        problem = check_payload(auth) if auth is not None else None
+        if auth is None or problem is not None or not isinstance(auth, dict):
+            self._refuse("bad_auth", "es")
+        try:
+            parsed = Auth.model_validate(auth)
+        except ValidationError:
+            locale = auth.get("locale") if isinstance(auth, dict) else None
+            if isinstance(auth, dict) and "protocol" in auth and auth["protocol"] != 1:
+                self._refuse("unsupported_protocol", str(locale))
+            self._refuse("bad_auth", str(locale))
+        locale = parsed.locale or "es"
+        if parsed.protocol != PROTOCOL_VERSION:
+            self._refuse("unsupported_protocol", locale)
+        if self.shutting_down:
+            self._refuse("shutting_down", locale)
+        found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
+        if found is None:
+            self._refuse("bad_token", locale)
+        world_id, role = found
+        runtime = await self.runtime(world_id)
+        locale = parsed.locale or str(runtime.world.settings.get("locale", "es"))
+        session = Session(parsed.user, "gm" if role == "gm" else "player", locale, parsed.name)
+        self.connections[sid] = Connection(world_id, session, parsed.last_seq)
+        self.sio.start_background_task(self._welcome, sid)
+
+    def _refuse(self, code: str, locale: str) -> NoReturn:
+        raise socketio.exceptions.ConnectionRefusedError(
+            {"code": code, "message": error_message(code, locale)}
+        )
+
+    async def _welcome(self, sid: str) -> None:
+        """After the CONNECT packet: welcome, the missed pushes, then the live rooms."""
+        waited = 0.0
+        while not self.sio.manager.is_connected(sid, NAMESPACE):
+            if waited > WELCOME_WAIT_SECONDS or sid not in self.connections:
+                return
+            await asyncio.sleep(0.005)
+            waited += 0.005
+        conn = self.connections.get(sid)
+        if conn is None:
+            return
+        runtime = await self.runtime(conn.world_id)
+        renderer = self.renderers[runtime.world.system]
+        session = conn.session
+        async with runtime.lock:
+            world = runtime.world
+            system = self.system(runtime)
+            await self.sio.emit(
+                "welcome",
+                {
+                    "protocol": PROTOCOL_VERSION,
+                    "world": {
+                        "id": world.id,
+                        "name": world.name,
+                        "system": world.system,
+                        "system_name": system.names.get(session.locale, system.id),
+                        "settings": dict(world.settings),
+                    },
+                    "role": session.role,
+                    "user": session.user,
+                    "locale": session.locale,
+                    "seq": runtime.seq,
+                    "actors": [
+                        renderer.actor(world, actor, session.locale)
+                        for actor in world.actors.values()
+                    ],
+                },
+                to=sid,
+                namespace=NAMESPACE,
+            )
+            if conn.last_seq is not None and conn.last_seq < runtime.seq:
+                after = conn.last_seq
+                while after < runtime.seq:
+                    rows = await self.store.run(self.store.sync.events_after, world.id, after, 1000)
+                    if not rows:
+                        break
+                    used = await self._used(world.id, rows)
+                    for row in rows:
+                        for name, body in self._render_pushes(
+                            runtime, row.seq, row.pushes, session, used
+                        ):
+                            await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
+                    after = rows[-1].seq
+            await self.sio.enter_room(sid, self._room(world.id, session), namespace=NAMESPACE)
+            runtime.members[(session.role, session.locale)] += 1
+
+    async def _used(self, world_id: str, rows: list[EventRow]) -> set[tuple[str, str]]:
+        ids = [
+            f"{row.seq}.{p['index']}"
+            for row in rows
+            for p in row.pushes
+            if p["type"] == "chat_card" and p["card"]["actions"]
+        ]
+        return await self.store.run(self.store.sync.used_follow_ups, world_id, ids)
+
+    @staticmethod
+    def _room(world_id: str, session: Session) -> str:
+        return f"w:{world_id}:{session.role}:{session.locale}"
+
+    async def on_disconnect(self, sid: str, reason: Any = None) -> None:
+        conn = self.connections.pop(sid, None)
+        if conn is None:
+            return
+        runtime = self.worlds.get(conn.world_id)
+        if runtime is not None:
+            key = (conn.session.role, conn.session.locale)
+            if runtime.members[key] > 0:
+                runtime.members[key] -= 1
+
+    # -- requests -------------------------------------------------------------
+    async def on_event(self, event: str, sid: str, *args: Any) -> dict[str, Any]:
+        conn = self.connections.get(sid)
+        locale = conn.session.locale if conn else "es"
+        try:
+            return await self.handle(conn, event, args, locale)
+        except Exception:
+            log.exception("unhandled error in %s", event)
+            return self._error("internal_error", locale)
+
+    def _error(
+        self, code: str, locale: str, field: str | None = None, message: str | None = None
+    ) -> dict[str, Any]:
+        return {
+            "ok": False,
+            "error": {
+                "code": code,
+                "message": message or error_message(code, locale),
+                "field": field,
+            },
+        }
+
+    async def handle(
+        self, conn: Connection | None, event: str, args: tuple[Any, ...], locale: str
+    ) -> dict[str, Any]:
+        if conn is None:
+            return self._error("bad_auth", locale)
+        if len(args) != 1:
+            return self._error("bad_payload", locale)
+        payload = args[0]
+        problem = check_payload(payload)
+        if problem is not None:
+            return self._error(problem.code, locale, problem.field)
+        if not isinstance(payload, dict):
+            return self._error("bad_payload", locale)
+        model = REQUEST_MODELS.get(event)
+        if model is None:
+            return self._error("unknown_event", locale, "event")
+        try:
+            request = model.model_validate(payload)
+        except ValidationError as error:
+            return self._error("invalid_field", locale, _field_of(error))
+        session = conn.session
+        if event in GM_EVENTS and session.role != "gm":
+            return self._error("gm_only", locale)
+        if self.shutting_down:
+            return self._error("shutting_down", locale)
+        runtime = await self.runtime(conn.world_id)
+        async with runtime.lock:
+            return await self._apply(runtime, session, event, payload, request)
+
+    async def _apply(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        request: BaseModel,
+    ) -> dict[str, Any]:
+        store = self.store
+        world = runtime.world
+        request_id = str(payload["id"])
+        digest = payload_hash(event, payload)
+        previous = await store.run(store.sync.find_request, world.id, request_id)
+        if previous is not None:
+            if previous.payload_hash != digest:
+                return self._error("id_reused", session.locale, "id")
+            return self._ack(runtime, previous.seq, previous.pushes, session, duplicate=True)
+        referenced: EventRow | None = None
+        used: set[tuple[str, str]] = set()
+        if isinstance(request, CardActionRequest):
+            card_seq = int(request.card.split(".")[0])
+            referenced = await store.run(store.sync.event_at, world.id, card_seq)
+            used = await store.run(store.sync.used_follow_ups, world.id, [request.card])
+        elif isinstance(request, UndoRequest):
+            referenced = await store.run(store.sync.event_at, world.id, request.seq)
+        dice = RecordingDice(self.dice_factory())
+        result = process(
+            self.registry, world, session, event, request, dice, referenced=referenced, used=used
+        )
+        if isinstance(result, Rejected):
+            message = None
+            if result.message is not None:
+                message = translate(result.message, session.locale, self.system(runtime).messages)
+            return self._error(result.code, session.locale, result.field, message)
+        return await self._commit(runtime, session, event, payload, digest, dice, result)
+
+    async def _commit(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        dice: RecordingDice,
+        result: Accepted,
+    ) -> dict[str, Any]:
+        seq = runtime.seq + 1
+        record = NewEvent(
+            seq=seq,
+            request_id=str(payload["id"]),
+            event=event,
+            user=session.user,
+            role=session.role,
+            payload=payload,
+            payload_hash=digest,
+            draws=[[d.sides, d.face] for d in dice.draws],
+            pushes=result.pushes,
+            undo=result.undo,
+            created_at=now(),
+            used_follow_ups=result.used_follow_ups,
+        )
+        try:
+            await self.store.run(
+                self.store.sync.append, runtime.world.id, record, world_to_json(result.world)
+            )
+        except StoreError:
+            log.exception("store refused event %s of world %s", seq, runtime.world.id)
+            return self._error("store_error", session.locale)
+        runtime.world = result.world
+        runtime.seq = seq
+        await self._broadcast(runtime, seq, result.pushes)
+        return self._ack(runtime, seq, result.pushes, session)
+
+    def _ack(
+        self,
+        runtime: WorldRuntime,
+        seq: int,
+        pushes: list[dict[str, Any]],
+        session: Session,
+        *,
+        duplicate: bool = False,
+    ) -> dict[str, Any]:
+        cards, tokens = [], []
+        for name, body in self._render_pushes(runtime, seq, pushes, session, set()):
+            if name == "chat_card":
+                cards.append(body)
+            elif name == "token_status":
+                tokens.append(body)
+        return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
+
+    def _render_pushes(
+        self,
+        runtime: WorldRuntime,
+        seq: int,
+        pushes: list[dict[str, Any]],
+        session: Session,
+        used: set[tuple[str, str]],
+    ) -> list[tuple[str, dict[str, Any]]]:
+        renderer = self.renderers[runtime.world.system]
+        world = runtime.world
+        out: list[tuple[str, dict[str, Any]]] = []
+        for push in pushes:
+            kind = push["type"]
+            if kind == "chat_card":
+                card = push["card"]
+                if card["visibility"] == "gm" and session.role != "gm":
+                    continue
+                card_id = f"{seq}.{push['index']}"
+                marks = {action for cid, action in used if cid == card_id}
+                out.append(
+                    (
+                        "chat_card",
+                        renderer.card(
+                            card,
+                            seq=seq,
+                            card_id=card_id,
+                            world=world,
+                            locale=session.locale,
+                            used=marks,
+                        ),
+                    )
+                )
+            elif kind == "token_status":
+                out.append(
+                    (
+                        "token_status",
+                        renderer.token_status(push, seq=seq, world=world, locale=session.locale),
+                    )
+                )
+            elif kind == "actor_update":
+                out.append(("actor_update", self._actor_update(runtime, seq, push, session)))
+        return out
+
+    def _actor_update(
+        self, runtime: WorldRuntime, seq: int, push: dict[str, Any], session: Session
+    ) -> dict[str, Any]:
+        world = runtime.world
+        if "removed" in push:
+            return {"seq": seq, "world": world.id, "actor": None, "removed": push["removed"]}
+        actor = actor_from_json(push["actor"])
+        renderer = self.renderers[world.system]
+        return {
+            "seq": seq,
+            "world": world.id,
+            "actor": renderer.actor(world, actor, session.locale),
+            "removed": None,
+        }
+
+    async def _broadcast(
+        self, runtime: WorldRuntime, seq: int, pushes: list[dict[str, Any]]
+    ) -> None:
+        for (role, locale), count in list(runtime.members.items()):
+            if count <= 0:
+                continue
+            listener = Session("", "gm" if role == "gm" else "player", locale)
+            room = self._room(runtime.world.id, listener)
+            for name, body in self._render_pushes(runtime, seq, pushes, listener, set()):
+                await self.sio.emit(name, body, room=room, namespace=NAMESPACE)
+
+    # -- lifecycle ------------------------------------------------------------
+    async def drain(self) -> None:
+        """Refuse new requests, then wait for those in progress to be written."""
+        self.shutting_down = True
+        for runtime in list(self.worlds.values()):
+            async with runtime.lock:
+                pass
+
+
+def create_app(
+    store: AsyncStore,
+    registry: Registry,
+    *,
+    dice_factory: Callable[[], DiceSource] = SystemDice,
+) -> web.Application:
+    bridge = Bridge(store, registry, dice_factory=dice_factory)
+    app = web.Application()
+    app["bridge"] = bridge
+    bridge.sio.attach(app, socketio_path="socket.io")
+
+    async def healthz(request: web.Request) -> web.Response:
+        return web.json_response(
+            {
+                "ok": not bridge.shutting_down,
+                "protocol": PROTOCOL_VERSION,
+                "worlds_loaded": len(bridge.worlds),
+                "connections": len(bridge.connections),
+            }
+        )
+
+    async def index(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def on_shutdown(app: web.Application) -> None:
+        await bridge.drain()
+
+    async def on_cleanup(app: web.Application) -> None:
+        await store.close()
+
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/", index)
+    app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    app.on_shutdown.append(on_shutdown)
+    app.on_cleanup.append(on_cleanup)
+    return app

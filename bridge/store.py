@@ -1,0 +1,337 @@
+"""The embedded durable store: SQLite in WAL mode under ``--data``.
+
+One database file holds the worlds (with their token hashes, current ``seq``
+and state snapshot) and every world's event log. An event and the state it
+produced are written in one transaction before the request is acknowledged;
+``(world, request id)`` is unique, so a retried request can never make a
+second event. All calls are synchronous; :class:`AsyncStore` runs them on one
+dedicated thread so the event loop never waits on the disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+SCHEMA_VERSION = 1
+_MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE worlds (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        system TEXT NOT NULL,
+        gm_token_hash TEXT NOT NULL UNIQUE,
+        player_token_hash TEXT NOT NULL UNIQUE,
+        seq INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE events (
+        world_id TEXT NOT NULL REFERENCES worlds(id),
+        seq INTEGER NOT NULL,
+        request_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        user TEXT NOT NULL,
+        role TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        payload_hash TEXT NOT NULL,
+        draws TEXT NOT NULL,
+        pushes TEXT NOT NULL,
+        undo TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (world_id, seq),
+        UNIQUE (world_id, request_id)
+    );
+    CREATE TABLE used_follow_ups (
+        world_id TEXT NOT NULL,
+        card_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (world_id, card_id, action)
+    );
+    """,
+)
+
+
+class StoreError(Exception):
+    """The store could not do what was asked; nothing was written."""
+
+
+class SeqConflict(StoreError):
+    """The world's ``seq`` moved under us (another writer): nothing was written."""
+
+
+@dataclass(frozen=True)
+class WorldRow:
+    id: str
+    name: str
+    system: str
+    seq: int
+    state: dict[str, Any]
+    created_at: str
+
+
+@dataclass(frozen=True)
+class EventRow:
+    world_id: str
+    seq: int
+    request_id: str
+    event: str
+    user: str
+    role: str
+    payload: dict[str, Any]
+    payload_hash: str
+    draws: list[list[int]]
+    pushes: list[dict[str, Any]]
+    undo: dict[str, Any] | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    seq: int
+    request_id: str
+    event: str
+    user: str
+    role: str
+    payload: dict[str, Any]
+    payload_hash: str
+    draws: list[list[int]]
+    pushes: list[dict[str, Any]]
+    undo: dict[str, Any] | None
+    created_at: str
+    used_follow_ups: tuple[tuple[str, str], ...] = ()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class SQLiteStore:
+    def __init__(self, path: Path | str, *, synchronous: str = "FULL") -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        if synchronous.upper() not in ("FULL", "NORMAL", "OFF", "EXTRA"):
+            raise ValueError(f"unknown synchronous mode {synchronous!r}")
+        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self._lock:
+            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} has schema version {version}; this bridge knows {SCHEMA_VERSION}"
+                )
+            for number in range(version, SCHEMA_VERSION):
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _MIGRATIONS[number].split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version={number + 1}")
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- worlds ---------------------------------------------------------------
+    def create_world(
+        self,
+        world_id: str,
+        name: str,
+        system: str,
+        gm_token_hash: str,
+        player_token_hash: str,
+        state: dict[str, Any],
+        created_at: str,
+    ) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO worlds (id, name, system, gm_token_hash, player_token_hash, seq,"
+                " state, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                (
+                    world_id,
+                    name,
+                    system,
+                    gm_token_hash,
+                    player_token_hash,
+                    _dumps(state),
+                    created_at,
+                ),
+            )
+
+    def list_worlds(self) -> list[WorldRow]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, name, system, seq, state, created_at FROM worlds ORDER BY created_at, id"
+            ).fetchall()
+        return [WorldRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    def load_world(self, world_id: str) -> WorldRow | None:
+        with self._lock:
+            r = self._db.execute(
+                "SELECT id, name, system, seq, state, created_at FROM worlds WHERE id = ?",
+                (world_id,),
+            ).fetchone()
+        return None if r is None else WorldRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
+
+    def find_token(self, token_hash: str) -> tuple[str, str] | None:
+        """The world and role (``gm`` or ``player``) a token hash opens."""
+        with self._lock:
+            r = self._db.execute(
+                "SELECT id, CASE WHEN gm_token_hash = ? THEN 'gm' ELSE 'player' END FROM worlds"
+                " WHERE gm_token_hash = ? OR player_token_hash = ?",
+                (token_hash, token_hash, token_hash),
+            ).fetchone()
+        return None if r is None else (r[0], r[1])
+
+    # -- events -----------------------------------------------------------------
+    _EVENT_COLUMNS = (
+        "world_id, seq, request_id, event, user, role, payload, payload_hash, draws, pushes,"
+        " undo, created_at"
+    )
+
+    @staticmethod
+    def _event(r: tuple[Any, ...]) -> EventRow:
+        return EventRow(
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            json.loads(r[6]),
+            r[7],
+            json.loads(r[8]),
+            json.loads(r[9]),
+            None if r[10] is None else json.loads(r[10]),
+            r[11],
+        )
+
+    def find_request(self, world_id: str, request_id: str) -> EventRow | None:
+        with self._lock:
+            r = self._db.execute(
+                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND request_id = ?",
+                (world_id, request_id),
+            ).fetchone()
+        return None if r is None else self._event(r)
+
+    def event_at(self, world_id: str, seq: int) -> EventRow | None:
+        with self._lock:
+            r = self._db.execute(
+                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND seq = ?",
+                (world_id, seq),
+            ).fetchone()
+        return None if r is None else self._event(r)
+
+    def events_after(self, world_id: str, seq: int, limit: int = 10_000) -> list[EventRow]:
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND seq > ?"
+                " ORDER BY seq LIMIT ?",
+                (world_id, seq, limit),
+            ).fetchall()
+        return [self._event(r) for r in rows]
+
+    def used_follow_ups(self, world_id: str, card_ids: Iterable[str]) -> set[tuple[str, str]]:
+        ids = list(card_ids)
+        if not ids:
+            return set()
+        used: set[tuple[str, str]] = set()
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT card_id, action FROM used_follow_ups WHERE world_id = ?"
+                    f" AND card_id IN ({marks})",
+                    (world_id, *chunk),
+                ).fetchall()
+                used.update((r[0], r[1]) for r in rows)
+        return used
+
+    def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+        """Write ``event`` and the world's new state in one transaction.
+
+        Raises :class:`SeqConflict` when the world is not at ``event.seq - 1`` and
+        :class:`StoreError` when anything else fails; either way nothing is written.
+        """
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreError(str(exc)) from exc
+            try:
+                updated = self._db.execute(
+                    "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
+                    (event.seq, _dumps(state), world_id, event.seq - 1),
+                ).rowcount
+                if updated != 1:
+                    raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
+                self._db.execute(
+                    f"INSERT INTO events ({self._EVENT_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        world_id,
+                        event.seq,
+                        event.request_id,
+                        event.event,
+                        event.user,
+                        event.role,
+                        _dumps(event.payload),
+                        event.payload_hash,
+                        _dumps(event.draws),
+                        _dumps(event.pushes),
+                        None if event.undo is None else _dumps(event.undo),
+                        event.created_at,
+                    ),
+                )
+                self._db.executemany(
+                    "INSERT INTO used_follow_ups (world_id, card_id, action, seq)"
+                    " VALUES (?, ?, ?, ?)",
+                    [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
+                )
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                self._db.execute("ROLLBACK")
+                if isinstance(exc, StoreError):
+                    raise
+                if isinstance(exc, sqlite3.Error | ValueError):
+                    raise StoreError(str(exc)) from exc
+                raise
+
+
+class AsyncStore:
+    """Runs a :class:`SQLiteStore`'s calls on one dedicated thread."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.sync = store
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-store")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, fn, *args)
+
+    async def close(self) -> None:
+        await self.run(self.sync.close)
+        self._executor.shutdown(wait=True)

@@ -1,0 +1,82 @@
+"""Creating worlds and keeping the ones in use in memory, each behind its own lock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bridge.auth import hash_token, new_token, new_world_id
+from bridge.serialize import world_from_json, world_to_json
+from bridge.store import SQLiteStore
+from rules.model import Actor, World
+from rules.registry import Registry
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class CreatedWorld:
+    world_id: str
+    gm_token: str
+    player_token: str
+
+    def as_json(self) -> dict[str, str]:
+        return {
+            "world_id": self.world_id,
+            "gm_token": self.gm_token,
+            "player_token": self.player_token,
+        }
+
+
+def create_world(
+    store: SQLiteStore,
+    registry: Registry,
+    name: str,
+    system_id: str,
+    *,
+    settings: dict[str, Any] | None = None,
+    actors: tuple[Actor, ...] = (),
+    locale: str = "es",
+) -> CreatedWorld:
+    """Validate settings and actors against the system and store a new world (seq 0)."""
+    system = registry.get(system_id)
+    checked = system.validate_settings(settings or {})
+    checked["locale"] = locale
+    world = World(new_world_id(), name, system_id, checked)
+    for actor in actors:
+        sheet = system.validate_sheet(actor.sheet)
+        state = actor.state or system.initial_state(sheet)
+        world = world.with_actor(
+            Actor(actor.id, actor.name, actor.owner, sheet, state, actor.statuses, actor.token)
+        )
+    gm_token, player_token = new_token("gm"), new_token("player")
+    store.create_world(
+        world.id,
+        name,
+        system_id,
+        hash_token(gm_token),
+        hash_token(player_token),
+        world_to_json(world),
+        now(),
+    )
+    return CreatedWorld(world.id, gm_token, player_token)
+
+
+@dataclass
+class WorldRuntime:
+    """A world in use: its state, its ``seq``, the lock that keeps its events in order,
+    and how many connections of each (role, locale) listen to it."""
+
+    world: World
+    seq: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    members: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    @classmethod
+    def from_row(cls, state: dict[str, Any], seq: int) -> WorldRuntime:
+        return cls(world_from_json(state), seq)

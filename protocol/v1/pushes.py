@@ -1,0 +1,166 @@
+"""Protocol v1: what the server sends: acks, errors, cards, token statuses, actors, welcome."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ErrorBody(Model):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class AckError(Model):
+    ok: Literal[False] = False
+    error: ErrorBody
+
+
+class DieView(Model):
+    sides: int
+    faces: list[int]
+    role: str
+    kept: bool
+    group: int
+    total: int
+
+
+class OutcomeView(Model):
+    key: str
+    label: str
+    success: bool | None
+    margin: int | None
+
+
+class SectionView(Model):
+    title: str | None
+    lines: list[str]
+
+
+class ParamView(Model):
+    name: str
+    kind: str
+    label: str | None
+    required: bool
+    default: Any
+    minimum: int
+    maximum: int
+    choices: list[str]
+    choice_labels: list[str]
+
+
+class FollowUpView(Model):
+    id: str
+    label: str
+    actor: str
+    allowed: str
+    once: bool
+    used: bool
+    ask: list[ParamView]
+
+
+class ChatCard(Model):
+    """A chat card: structured, already in the receiver's locale, plus escaped HTML and text."""
+
+    seq: int
+    card_id: str
+    world: str
+    kind: str
+    speaker: str | None
+    speaker_name: str | None
+    target: str | None
+    visibility: Literal["public", "gm"]
+    locale: str
+    title: str
+    outcome: OutcomeView | None
+    dice: list[DieView]
+    sections: list[SectionView]
+    actions: list[FollowUpView]
+    html: str
+    text: str
+
+
+class TokenStatus(Model):
+    """An actor's statuses changed (or its token numbers did)."""
+
+    seq: int
+    world: str
+    actor: str
+    token: str | None
+    name: str
+    statuses: list[str]
+    added: list[str]
+    removed: list[str]
+    labels: dict[str, str]
+    numbers: dict[str, int]
+
+
+class ButtonView(Model):
+    label: str
+    event: str
+    action: str
+    params: dict[str, Any]
+    group: str | None
+    ask: list[ParamView]
+    min_targets: int
+    max_targets: int
+    gm_only: bool
+
+
+class ActorView(Model):
+    id: str
+    name: str
+    owner: str | None
+    token: str | None
+    sheet: dict[str, Any]
+    state: dict[str, Any]
+    statuses: list[str]
+    labels: dict[str, str]
+    numbers: dict[str, int]
+    buttons: list[ButtonView]
+
+
+class ActorUpdate(Model):
+    """An actor was created, changed or removed (``removed`` true, ``actor`` holds its id)."""
+
+    seq: int
+    world: str
+    actor: ActorView | None
+    removed: str | None = None
+
+
+class AckOk(Model):
+    ok: Literal[True] = True
+    seq: int
+    duplicate: bool = False
+    cards: list[ChatCard]
+    tokens: list[TokenStatus]
+
+
+class WorldView(Model):
+    id: str
+    name: str
+    system: str
+    system_name: str
+    settings: dict[str, Any]
+
+
+class Welcome(Model):
+    protocol: int
+    world: WorldView
+    role: Literal["gm", "player"]
+    user: str
+    locale: str
+    seq: int
+    actors: list[ActorView]
+
+
+class ConnectError(Model):
+    code: str
+    message: str

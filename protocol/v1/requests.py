@@ -1,0 +1,126 @@
+"""Protocol v1: what clients send (the auth payload and every event's request)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from rules.statuses import CANONICAL_STATUSES
+
+PROTOCOL_VERSION = 1
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+RequestId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+ActorId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
+UserId = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+CardId = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,15}\.[0-9]{1,3}$")]
+StatusId = Literal[CANONICAL_STATUSES]  # type: ignore[valid-type]
+SafeInt = Annotated[int, Field(ge=-(2**53) + 1, le=2**53 - 1)]
+ParamValue = (
+    Annotated[bool, Field(strict=True)]
+    | Annotated[int, Field(strict=True, ge=-(10**9), le=10**9)]
+    | Annotated[str, StringConstraints(max_length=200)]
+    | None
+)
+Params = Annotated[
+    dict[Annotated[str, StringConstraints(max_length=40)], ParamValue], Field(max_length=32)
+]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Auth(Model):
+    """The Socket.IO ``auth`` payload: the world token opens one world as GM or player."""
+
+    token: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    user: UserId
+    name: Annotated[str, StringConstraints(max_length=100)] = ""
+    protocol: SafeInt
+    last_seq: Annotated[int, Field(ge=0, le=2**53 - 1)] | None = None
+    locale: Literal["es", "en"] | None = None
+
+
+class ActionRequest(Model):
+    """``roll``, ``attack``, ``damage_apply``, ``soak``, ``heal``, ``gm_action``."""
+
+    id: RequestId
+    actor: ActorId
+    action: Slug
+    params: Params = {}
+    targets: Annotated[list[ActorId], Field(max_length=20)] = []
+
+
+class CardActionRequest(Model):
+    """``card_action``: press the button ``action`` of card ``card`` (``"<seq>.<index>"``)."""
+
+    id: RequestId
+    card: CardId
+    action: Slug
+    params: Params = {}
+
+
+class StatusSetRequest(Model):
+    """``status_set`` (GM): add and remove canonical statuses on an actor."""
+
+    id: RequestId
+    actor: ActorId
+    add: Annotated[list[StatusId], Field(max_length=20)] = []
+    remove: Annotated[list[StatusId], Field(max_length=20)] = []
+
+
+class ActorData(Model):
+    id: ActorId
+    name: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+    owner: UserId | None = None
+    token: Annotated[str, StringConstraints(max_length=100)] | None = None
+    sheet: dict[str, Any]
+    state: dict[str, Any] | None = None
+
+
+class ActorUpsertRequest(Model):
+    """``actor_upsert`` (GM): create or replace an actor's sheet and say which user owns it."""
+
+    id: RequestId
+    actor: ActorData
+
+
+class ActorRemoveRequest(Model):
+    """``actor_remove`` (GM)."""
+
+    id: RequestId
+    actor: ActorId
+
+
+class TimeAdvanceRequest(Model):
+    """``time_advance`` (GM): rounds, minutes, hours or days pass (bleeding, healing...)."""
+
+    id: RequestId
+    unit: Literal["round", "minute", "hour", "day"]
+    count: Annotated[int, Field(ge=1, le=1000)] = 1
+
+
+class UndoRequest(Model):
+    """``undo`` (GM): put back the actors an earlier event changed, if nothing changed since."""
+
+    id: RequestId
+    seq: Annotated[int, Field(ge=1, le=2**53 - 1)]
+
+
+ACTION_EVENTS: tuple[str, ...] = ("roll", "attack", "damage_apply", "soak", "heal", "gm_action")
+
+REQUEST_MODELS: dict[str, type[Model]] = {
+    **{event: ActionRequest for event in ACTION_EVENTS},
+    "card_action": CardActionRequest,
+    "status_set": StatusSetRequest,
+    "actor_upsert": ActorUpsertRequest,
+    "actor_remove": ActorRemoveRequest,
+    "time_advance": TimeAdvanceRequest,
+    "undo": UndoRequest,
+}
+
+GM_EVENTS: frozenset[str] = frozenset(
+    {"status_set", "actor_upsert", "actor_remove", "time_advance", "undo"}
+)
