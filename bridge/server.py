@@ -178,8 +178,10 @@ class Bridge:
         self.sio.start_background_task(self._welcome, sid)
 
     def _refuse(self, code: str, locale: str) -> NoReturn:
+        message = error_message(code, locale)
+        # Socket.IO clients see ``message`` as the error's message and our body as its ``data``.
         raise socketio.exceptions.ConnectionRefusedError(
-            {"code": code, "message": error_message(code, locale)}
+            message, {"code": code, "message": message}
         )
 
     async def _welcome(self, sid: str) -> None:
@@ -480,6 +482,9 @@ class Bridge:
                 pass
 
 
+BRIDGE_KEY = web.AppKey("bridge", Bridge)
+
+
 def create_app(
     store: AsyncStore,
     registry: Registry,
@@ -488,7 +493,7 @@ def create_app(
 ) -> web.Application:
     bridge = Bridge(store, registry, dice_factory=dice_factory)
     app = web.Application()
-    app["bridge"] = bridge
+    app[BRIDGE_KEY] = bridge
     bridge.sio.attach(app, socketio_path="socket.io")
 
     async def healthz(request: web.Request) -> web.Response:

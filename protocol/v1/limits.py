@@ -61,7 +61,7 @@ def check_payload(payload: Any) -> LimitError | None:
                     return LimitError("payload_too_large", path or None, "object key over 200")
                 size += len(key) + 5
                 stack.append((item, f"{path}.{key}" if path else key, depth + 1))
-        elif isinstance(value, list | tuple):
+        elif type(value) in (list, tuple):  # not ExtType, a namedtuple
             size += 5
             for index, item in enumerate(value):
                 stack.append((item, f"{path}.{index}" if path else str(index), depth + 1))

@@ -1,0 +1,56 @@
+import pytest
+
+from rules.model import Action, Actor, ActorChange, RulesError, World, WorldChange
+from rules.registry import Registry, default_registry
+from rules.system import apply_effects
+
+
+def _world() -> World:
+    actor = Actor("a", "Ana", "u1", {"x": 1}, {"hp": 5}, frozenset({"prone"}))
+    return World("w", "Mesa", "o3d10", {}, {"a": actor}, {"round": 1})
+
+
+def test_apply_effects_folds_actor_and_world_changes() -> None:
+    world = apply_effects(
+        _world(),
+        (
+            ActorChange("a", {"hp": 3}, add=frozenset({"stunned"}), remove=frozenset({"prone"})),
+            WorldChange({"round": 2}),
+        ),
+    )
+    assert world.actors["a"].state == {"hp": 3}
+    assert world.actors["a"].statuses == {"stunned"}
+    assert world.data == {"round": 2}
+    assert _world().actors["a"].state == {"hp": 5}, "the old world is untouched"
+
+
+def test_unknown_actor_is_a_rules_error() -> None:
+    with pytest.raises(RulesError) as caught:
+        apply_effects(_world(), (ActorChange("zz"),))
+    assert caught.value.code == "unknown_actor"
+
+
+def test_registry() -> None:
+    registry = default_registry()
+    assert "o3d10" in registry
+    with pytest.raises(KeyError, match="unknown system"):
+        registry.get("nope")
+    system = registry.get("o3d10")
+    with pytest.raises(ValueError, match="share the id"):
+        Registry([system, system])
+
+
+def test_check_action_validates_params_and_targets() -> None:
+    system = default_registry().get("o3d10")
+    world = World(
+        "w", "Mesa", "o3d10", system.default_settings(), {a.id: a for a in system.sample_actors()}
+    )
+    with pytest.raises(RulesError) as caught:
+        system.check_action(world, Action("skill", "aldara", {"skill": "sigilo"}, ("x", "y")))
+    assert caught.value.code == "invalid_targets"
+    with pytest.raises(RulesError) as caught:
+        system.check_action(world, Action("skill", "aldara", {"skill": "sigilo"}, ("ghost",)))
+    assert (caught.value.code, caught.value.field) == ("unknown_actor", "targets.0")
+    with pytest.raises(RulesError) as caught:
+        system.check_action(world, Action("fly", "aldara"))
+    assert caught.value.code == "unknown_action"
