@@ -77,6 +77,8 @@ class CheckResult:
     base: int
     modifier: int
     difficulty: int | None
+    natural_one_fails: bool = True
+    """'un 1 natural ... siempre es fallo en tiradas de habilidad' (attribute rolls: a setting)."""
 
     @property
     def total(self) -> int:
@@ -94,7 +96,7 @@ class CheckResult:
     def success(self) -> bool | None:
         if self.difficulty is None:
             return None
-        if self.fumble or (self.kind == "skill" and self.natural_one):
+        if self.fumble or (self.natural_one_fails and self.natural_one):
             return False
         return self.total >= self.difficulty
 
@@ -121,8 +123,11 @@ def roll_check(
     *,
     modifier: int = 0,
     difficulty: int | None = None,
+    natural_one_fails: bool | None = None,
 ) -> CheckResult:
-    return CheckResult(kind, roll_keep_of_3d10(dice, rank), base, modifier, difficulty)
+    """Base + modifier + 1o3d10 at ``rank``; a natural 1 fails skill rolls unless told otherwise."""
+    fails = kind == "skill" if natural_one_fails is None else natural_one_fails
+    return CheckResult(kind, roll_keep_of_3d10(dice, rank), base, modifier, difficulty, fails)
 
 
 def opposed_winner(

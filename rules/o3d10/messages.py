@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-MESSAGES: Mapping[str, Mapping[str, str]] = {
+from rules.o3d10 import messages_combat
+
+_ROLLS: Mapping[str, Mapping[str, str]] = {
     "es": {
         "system.name": "1o3d10",
         "action.attribute": "Tirada de atributo",
@@ -129,4 +131,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "error.opposed_needs_what": "An opposed roll says what the opponent rolls.",
         "error.keep_is_gm_only": "Only the GM may impose the kept die.",
     },
+}
+
+MESSAGES: Mapping[str, Mapping[str, str]] = {
+    "es": {**_ROLLS["es"], **messages_combat.ES},
+    "en": {**_ROLLS["en"], **messages_combat.EN},
 }

@@ -1,0 +1,291 @@
+"""Attribute, skill and opposed rolls, the token, and the ambush they can set up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import DiceSource
+from rules.model import (
+    Action,
+    Actor,
+    ActorChange,
+    Card,
+    Effect,
+    FollowUp,
+    Line,
+    Outcome,
+    Resolution,
+    RulesError,
+    Section,
+    Text,
+    World,
+    WorldChange,
+    t,
+)
+from rules.o3d10.cards import attribute_label, die_lines, kept_line, outcome_of, signed
+from rules.o3d10.checks import CheckResult, Circumstances, RollKind, opposed_winner, roll_check
+from rules.o3d10.context import encumbrance_for_skill, require_able, roll_context, sheet_of
+from rules.o3d10.sheet import Sheet
+from rules.o3d10.tables import ATTRIBUTE_DIFFICULTY, SKILL_DIFFICULTY
+
+
+@dataclass(frozen=True)
+class What:
+    """What an actor rolls: an attribute, or a skill with its attribute."""
+
+    kind: str
+    key: str
+
+    def label(self, sheet: Sheet) -> Text:
+        if self.kind == "skill":
+            return t("raw", text=sheet.skills[self.key].label)
+        return attribute_label(self.key)
+
+
+def what_of(actor: Actor, sheet: Sheet, kind: str, key: str, field: str) -> What:
+    if kind == "skill":
+        if key not in sheet.skills:
+            raise RulesError(
+                "no_such_skill", t("error.no_skill", actor=actor.name, skill=key), field
+            )
+    elif key not in sheet.attributes:
+        raise RulesError(
+            "no_such_attribute", t("error.no_attribute", actor=actor.name, attribute=key), field
+        )
+    return What(kind, key)
+
+
+@dataclass(frozen=True)
+class Rolled:
+    result: CheckResult
+    circumstances: Circumstances
+    state: dict[str, Any]
+    encumbrance: int
+
+
+def roll_what(
+    world: World,
+    actor: Actor,
+    sheet: Sheet,
+    what: What,
+    params: Mapping[str, Any],
+    dice: DiceSource,
+    difficulty: int | None,
+    by_gm: bool,
+) -> Rolled:
+    skill_value = sheet.skills[what.key].value if what.kind == "skill" else 0
+    context = roll_context(
+        world,
+        actor,
+        sheet,
+        params,
+        unknown_skill=what.kind == "skill" and skill_value == 0,
+        by_gm=by_gm,
+    )
+    attribute = sheet.skills[what.key].attribute if what.kind == "skill" else what.key
+    encumbrance = encumbrance_for_skill(world, sheet, what.key) if what.kind == "skill" else 0
+    kind: RollKind = "skill" if what.kind == "skill" else "attribute"
+    result = roll_check(
+        dice,
+        kind,
+        sheet.attributes[attribute] + skill_value,
+        context.rank,
+        modifier=int(params.get("modifier", 0)) - encumbrance,
+        difficulty=difficulty,
+        natural_one_fails=kind == "skill" or bool(world.settings.get("natural_one_attribute")),
+    )
+    return Rolled(result, context.circumstances, context.state, encumbrance)
+
+
+def difficulty_of(kind: str, params: Mapping[str, Any]) -> int | None:
+    level, exact = params.get("level"), params.get("difficulty")
+    if level is not None and exact is not None:
+        raise RulesError("invalid_param", t("error.level_and_difficulty"), "params.difficulty")
+    if exact is not None:
+        return int(exact)
+    if level is None:
+        return None
+    table = SKILL_DIFFICULTY if kind == "skill" else ATTRIBUTE_DIFFICULTY
+    return table[str(level)]
+
+
+def roll_lines(sheet: Sheet, what: What, rolled: Rolled) -> tuple[Line, ...]:
+    result = rolled.result
+    lines = [kept_line(result, rolled.circumstances)]
+    die = result.roll.total
+    if what.kind == "skill":
+        skill = sheet.skills[what.key]
+        lines.append(
+            Line(
+                t(
+                    "line.sum_skill",
+                    attribute=attribute_label(skill.attribute),
+                    attr_value=sheet.attributes[skill.attribute],
+                    skill=skill.label,
+                    skill_value=skill.value,
+                    die=die,
+                )
+            )
+        )
+    else:
+        lines.append(
+            Line(
+                t(
+                    "line.sum_attribute",
+                    attribute=attribute_label(what.key),
+                    value=sheet.attributes[what.key],
+                    die=die,
+                )
+            )
+        )
+    lines.extend(die_lines(result))
+    if rolled.encumbrance:
+        lines.append(Line(t("line.encumbrance", value=-rolled.encumbrance)))
+    if result.modifier + rolled.encumbrance:
+        lines.append(
+            Line(t("line.modifier", modifier=signed(result.modifier + rolled.encumbrance)))
+        )
+    lines.append(Line(t("line.total", total=result.total)))
+    if result.difficulty is not None:
+        lines.append(Line(t("line.difficulty", difficulty=result.difficulty)))
+    if result.natural_one_fails and result.natural_one and not result.fumble:
+        lines.append(Line(t("line.natural_one")))
+    return tuple(lines)
+
+
+def _opponent_what(world: World, action: Action) -> What | None:
+    if not action.targets:
+        return None
+    opponent = world.actor(action.targets[0], "targets.0")
+    sheet = sheet_of(opponent)
+    params = action.params
+    if params.get("opposed_skill"):
+        return what_of(
+            opponent, sheet, "skill", str(params["opposed_skill"]), "params.opposed_skill"
+        )
+    if params.get("opposed_attribute"):
+        return what_of(
+            opponent,
+            sheet,
+            "attribute",
+            str(params["opposed_attribute"]),
+            "params.opposed_attribute",
+        )
+    raise RulesError("invalid_param", t("error.opposed_needs_what"), "params.opposed_skill")
+
+
+def resolve_check(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """``attribute`` / ``skill``: against a difficulty, freely, or opening an opposed roll."""
+    actor = world.actor(action.actor_id)
+    sheet = require_able(world, actor)
+    params = action.params
+    what = what_of(actor, sheet, action.kind, str(params[action.kind]), f"params.{action.kind}")
+    opponent_what = _opponent_what(world, action)
+    if params.get("ambush") and opponent_what is None:
+        raise RulesError("ambush_needs_target", t("error.ambush_needs_target"), "targets")
+    difficulty = None if opponent_what else difficulty_of(what.kind, params)
+    rolled = roll_what(world, actor, sheet, what, params, dice, difficulty, action.by_gm)
+    lines = list(roll_lines(sheet, what, rolled))
+    follow: tuple[FollowUp, ...] = ()
+    if opponent_what is not None:
+        opponent = world.actor(action.targets[0])
+        opponent_label = opponent_what.label(sheet_of(opponent))
+        lines.append(Line(t("line.opposed_pending", actor=opponent.name, what=opponent_label)))
+        if params.get("ambush"):
+            lines.append(Line(t("line.ambush_attempt")))
+        follow = (
+            FollowUp(
+                "oppose",
+                t("follow.oppose", what=opponent_label),
+                "oppose",
+                opponent.id,
+                {
+                    opponent_what.kind: opponent_what.key,
+                    "against": rolled.result.total,
+                    "against_fumble": rolled.result.fumble,
+                    "ambush": bool(params.get("ambush", False)),
+                },
+                (actor.id,),
+            ),
+        )
+    card = Card(
+        kind=action.kind,
+        title=t(f"card.{what.kind}", **{what.kind: what.label(sheet)}),
+        speaker=actor.id,
+        dice=rolled.result.roll.dice,
+        outcome=None if opponent_what else outcome_of(rolled.result),
+        sections=(Section(None, tuple(lines)),),
+        actions=follow,
+        target=action.targets[0] if action.targets else None,
+    )
+    effects = (ActorChange(actor.id, rolled.state),) if rolled.state else ()
+    return Resolution(action, (card,), effects)
+
+
+def resolve_oppose(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """The answer to an opposed roll: 'el que saque la tirada más alta gana'."""
+    actor = world.actor(action.actor_id)
+    first = world.actor(action.targets[0], "targets.0")
+    sheet = sheet_of(actor)
+    params = action.params
+    if params.get("skill"):
+        what = what_of(actor, sheet, "skill", str(params["skill"]), "params.skill")
+    elif params.get("attribute"):
+        what = what_of(actor, sheet, "attribute", str(params["attribute"]), "params.attribute")
+    else:
+        raise RulesError("invalid_param", t("error.opposed_needs_what"), "params.skill")
+    rolled = roll_what(world, actor, sheet, what, params, dice, None, action.by_gm)
+    lines = list(roll_lines(sheet, what, rolled))
+    against = int(params["against"])
+    winner = opposed_winner(
+        (against, bool(params.get("against_fumble", False))),
+        (rolled.result.total, rolled.result.fumble),
+        str(world.settings.get("opposed_tie", "repeat")),
+    )
+    effects: list[Effect] = [ActorChange(actor.id, rolled.state)] if rolled.state else []
+    if winner == -1:
+        lines.append(Line(t("line.tie")))
+        outcome = Outcome("tie", t("outcome.tie"), None, 0)
+    else:
+        winner_actor = first if winner == 0 else actor
+        lines.append(Line(t("line.winner", actor=winner_actor.name)))
+        outcome = Outcome(
+            "success" if winner == 1 else "failure",
+            t("outcome.success") if winner == 1 else t("outcome.failure"),
+            winner == 1,
+            rolled.result.total - against,
+        )
+        if winner == 0 and params.get("ambush"):
+            # 'Cuando alguien hace una emboscada con éxito (sigilo vs advertir/notar) el primer
+            #  ataque es gratuito.'
+            ambush = {k: list(v) for k, v in dict(world.data.get("ambush", {})).items()}
+            ambush[first.id] = sorted({*ambush.get(first.id, []), actor.id})
+            effects.append(WorldChange({"ambush": ambush}))
+            lines.append(Line(t("line.ambush_won", actor=first.name, target=actor.name)))
+    card = Card(
+        kind="oppose",
+        title=t("card.oppose", first=first.name, second=actor.name),
+        speaker=actor.id,
+        dice=rolled.result.roll.dice,
+        outcome=outcome,
+        sections=(Section(None, tuple(lines)),),
+        target=first.id,
+    )
+    return Resolution(action, (card,), tuple(effects))
+
+
+def resolve_token_return(world: World, action: Action) -> Resolution:
+    actor = world.actor(action.actor_id)
+    if actor.state.get("token") != "gm":
+        raise RulesError(
+            "token_not_with_gm", t("error.token_not_with_gm", actor=actor.name), "actor"
+        )
+    card = Card(
+        kind="token_return",
+        title=t("card.token_return", actor=actor.name),
+        speaker=None,
+        sections=(Section(None, (Line(t("line.token_next_lowest", actor=actor.name)),)),),
+    )
+    return Resolution(action, (card,), (ActorChange(actor.id, {"token": "returned"}),))
