@@ -1,0 +1,526 @@
+"""Combat actions through the bridge: attack, parry, dodge, damage, endure, aim, reload."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rules.brp_d10.cards import (
+    can_act,
+    check_line,
+    check_outcome,
+    level_line,
+    location_text,
+    mod_lines,
+    read_actor,
+    wound_text,
+)
+from rules.brp_d10.checks import roll_check
+from rules.brp_d10.combat import (
+    Attack,
+    Roll,
+    accumulation,
+    check_round,
+    get_weapon,
+    refuse,
+    resolve_attack,
+    usable_skill,
+    weapon_action_agility,
+)
+from rules.brp_d10.damage import roll_hit
+from rules.brp_d10.modifiers import Mod, common, total
+from rules.brp_d10.sheet import Weapon
+from rules.brp_d10.state import characteristic
+from rules.brp_d10.tables import LOCATIONS, MAX_AIM_ROUNDS
+from rules.brp_d10.wounds import receive, total_penalty, wound_penalty
+from rules.dice import DiceSource
+from rules.model import (
+    Action,
+    Actor,
+    ActorChange,
+    Card,
+    FollowUp,
+    Line,
+    Outcome,
+    Resolution,
+    Section,
+    World,
+    t,
+)
+from rules.params import Param
+
+
+def attack_class(weapon: Weapon) -> str:
+    """'melee', 'missile' (arrows, thrown: only a shield stops them) or 'gun' (nothing does)."""
+    if weapon.kind in ("melee", "shield"):
+        return "melee"
+    return "gun" if weapon.gun else "missile"
+
+
+def _roll_section(index: int, roll: Roll, attack: Attack) -> Section:
+    lines: list[Line] = [
+        Line(t("line.timing"), t("line.agility_tenth", agility=roll.agility, tenth=roll.tenth))
+    ]
+    lines.extend(mod_lines(roll.mods))
+    if roll.attack is None:
+        lines.append(Line(t("line.automatic_hit")))
+    else:
+        lines.append(check_line(t("line.attack_roll"), roll.attack.check))
+        level = level_line(roll.attack.check)
+        if level is not None:
+            lines.append(level)
+        if roll.attack.confirm is not None:
+            verdict = (
+                t("line.critical_confirmed")
+                if roll.attack.critical
+                else t("line.critical_not_confirmed")
+            )
+            lines.append(
+                Line(
+                    t(
+                        "line.critical_roll",
+                        die=roll.attack.confirm.first,
+                        value=attack.skill.value,
+                    ),
+                    verdict,
+                )
+            )
+    if roll.burst:
+        marks = tuple(
+            t(
+                "line.bullet_hit" if hit else "line.bullet_miss",
+                n=i + 1,
+                difficulty=f"{roll.difficulty + i:+d}",
+            )
+            for i, hit in enumerate(roll.burst)
+        )
+        lines.append(Line(t("line.burst"), t("raw_list", items=marks)))
+    if attack.mode == "sustained":
+        lines.append(Line(t("line.spray_fired"), roll.fired))
+        if roll.spray_die is not None:
+            lines.append(Line(t("line.spray_hits", die=roll.spray_die.first), roll.hits))
+    title = t(f"section.{attack.mode}", n=index + 1)
+    return Section(title, tuple(lines))
+
+
+def damage_follow_up(
+    follow_id: str,
+    attacker: str,
+    target: str,
+    weapon: str,
+    hits: int,
+    critical: bool,
+    location: str,
+    allowed: Any,
+) -> FollowUp:
+    return FollowUp(
+        follow_id,
+        t("follow.damage", hits=hits),
+        "damage",
+        attacker,
+        {"weapon": weapon, "hits": hits, "critical": critical, "location": location},
+        (target,),
+        allowed,
+    )
+
+
+def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Resolution:
+    actor = world.actor(action.actor_id)
+    can_act(actor)
+    target = world.actor(action.targets[0], "targets.0")
+    sheet, state = read_actor(actor)
+    result = resolve_attack(sheet, state, action.params, world.settings, target.id, dice)
+    location = str(action.params.get("location", ""))
+    sections = [_roll_section(i, roll, result) for i, roll in enumerate(result.rolls)]
+    summary: list[Line] = [
+        Line(t("line.weapon"), t("raw", text=result.weapon.label)),
+        Line(t("line.skill", skill=result.skill.label), result.skill.value),
+    ]
+    if location:
+        summary.append(Line(t("line.aimed_at"), location_text(location)))
+    if result.wasted:
+        summary.append(Line(t("line.wasted_bullet")))
+    if result.ammo_left is not None:
+        summary.append(Line(t("line.ammo_left"), result.ammo_left))
+    kind = attack_class(result.weapon)
+    follow: list[FollowUp] = []
+    plain = [r for r in result.rolls if r.hits and not r.critical]
+    crits = [r for r in result.rolls if r.critical]
+    groups = [(sum(r.hits for r in plain), False), (sum(r.hits for r in crits), True)]
+    if kind == "melee" and result.rolls[0].attack is not None and result.hits:
+        roll = result.rolls[0]
+        carry = {
+            "attack_weapon": result.weapon.key,
+            "against_level": roll.level or 0,
+            "critical": roll.critical,
+            "location": location,
+            "attack_class": kind,
+        }
+        ask = (Param("weapon", "str", t("param.weapon"), required=True, max_length=40),)
+        follow.append(
+            FollowUp(
+                "parry",
+                t("follow.parry"),
+                "parry",
+                target.id,
+                carry,
+                (actor.id,),
+                "owner",
+                True,
+                ask,
+            )
+        )
+        follow.append(
+            FollowUp("dodge", t("follow.dodge"), "dodge", target.id, carry, (actor.id,), "owner")
+        )
+        follow.append(
+            damage_follow_up(
+                "take",
+                actor.id,
+                target.id,
+                result.weapon.key,
+                1,
+                roll.critical,
+                location,
+                "target_owner",
+            )
+        )
+    else:
+        if kind == "missile" and result.hits and _has_shield(target):
+            roll = result.rolls[0]
+            carry = {
+                "attack_weapon": result.weapon.key,
+                "against_level": roll.level or 0,
+                "critical": roll.critical,
+                "location": location,
+                "attack_class": kind,
+            }
+            ask = (Param("weapon", "str", t("param.weapon"), required=True, max_length=40),)
+            follow.append(
+                FollowUp(
+                    "parry",
+                    t("follow.parry_shield"),
+                    "parry",
+                    target.id,
+                    carry,
+                    (actor.id,),
+                    "owner",
+                    True,
+                    ask,
+                )
+            )
+        for hits, critical in groups:
+            if hits:
+                follow.append(
+                    damage_follow_up(
+                        "damage_crit" if critical else "damage",
+                        actor.id,
+                        target.id,
+                        result.weapon.key,
+                        hits,
+                        critical,
+                        location,
+                        "owner",
+                    )
+                )
+    if result.hits and kind != "melee":
+        summary.append(Line(t("line.no_defence_" + kind)))
+    hit = result.hits > 0
+    outcome = Outcome(
+        "critical" if any(r.critical for r in result.rolls) else ("success" if hit else "failure"),
+        t("outcome.critical")
+        if any(r.critical for r in result.rolls)
+        else t("outcome.hits", hits=result.hits)
+        if hit
+        else t("outcome.miss"),
+        hit,
+        result.hits,
+    )
+    card = Card(
+        kind="attack",
+        title=t("card.attack", actor=actor.name, target=target.name, mode=t(f"mode.{result.mode}")),
+        speaker=actor.id,
+        dice=result.dice,
+        outcome=outcome,
+        sections=(Section(None, tuple(summary)), *sections),
+        actions=tuple(follow),
+        target=target.id,
+    )
+    remove = frozenset({"aiming"}) if "aiming" in actor.statuses else frozenset()
+    return Resolution(
+        action, (card,), (ActorChange(actor.id, result.state.to_json(), remove=remove),)
+    )
+
+
+def _has_shield(actor: Actor) -> bool:
+    sheet, _ = read_actor(actor)
+    return any(w.kind == "shield" for w in sheet.weapons.values())
+
+
+def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """Parry or dodge: 'el atacante hace su tirada y su nivel de éxito se suma a la dificultad de
+    la tirada del personaje defensor ..., y si este pasa su tirada, bloquea con éxito el ataque'."""
+    actor = world.actor(action.actor_id)
+    can_act(actor)
+    attacker = world.actor(action.targets[0], "targets.0")
+    sheet, state = read_actor(actor)
+    params = action.params
+    kind = str(params.get("attack_class", "melee"))
+    agility = characteristic(sheet, state, "agilidad")
+    check_round(state, agility, 1)
+    weapon_key = ""
+    if action.kind == "parry":
+        weapon = get_weapon(sheet, str(params.get("weapon", "")))
+        if kind == "gun" or (kind == "missile" and weapon.kind != "shield"):
+            raise refuse("cannot_parry_missile", "params.weapon")
+        if weapon.kind not in ("melee", "shield"):
+            raise refuse("cannot_parry_with", "params.weapon", weapon=weapon.label)
+        weapon_action_agility(agility, weapon, state.round.weapons.get(weapon.key, 0))
+        skill = usable_skill(sheet, weapon.skill)
+        weapon_key = weapon.key
+    else:
+        if kind != "melee":
+            raise refuse("cannot_dodge_missile", "actor")
+        key = str(world.settings.get("dodge_skill", "esquivar"))
+        if key not in sheet.skills:
+            raise refuse("no_dodge_skill", "actor", skill=key)
+        skill = usable_skill(sheet, key)
+    chosen = params.get("accumulation")
+    mods: tuple[Mod, ...] = (Mod("attack_level", int(params.get("against_level", 0))),)
+    mods = mods + common(
+        total_penalty(state),
+        accumulation(state, 0, None if chosen is None else int(chosen)),
+        int(params.get("difficulty", 0)),
+    )
+    check = roll_check(dice, skill.value, total(mods), role=action.kind, skip_certain=False)
+    new_state = replace(state, round=state.round.used(weapon_key))
+    lines = [*mod_lines(mods), check_line(t(f"line.{action.kind}_roll"), check)]
+    follow: tuple[FollowUp, ...] = ()
+    if check.success:
+        lines.append(Line(t("line.blocked")))
+    else:
+        follow = (
+            damage_follow_up(
+                "damage",
+                attacker.id,
+                actor.id,
+                str(params.get("attack_weapon", "")),
+                1,
+                bool(params.get("critical", False)),
+                str(params.get("location", "")),
+                "owner",
+            ),
+        )
+    card = Card(
+        kind=action.kind,
+        title=t(f"card.{action.kind}", actor=actor.name, attacker=attacker.name),
+        speaker=actor.id,
+        dice=check.dice,
+        outcome=check_outcome(check),
+        sections=(Section(None, tuple(lines)),),
+        actions=follow,
+        target=attacker.id,
+    )
+    return Resolution(action, (card,), (ActorChange(actor.id, new_state.to_json()),))
+
+
+def resolve_damage(world: World, action: Action, dice: DiceSource) -> Resolution:
+    attacker = world.actor(action.actor_id)
+    target = world.actor(action.targets[0], "targets.0")
+    a_sheet, a_state = read_actor(attacker)
+    t_sheet, t_state = read_actor(target)
+    weapon = get_weapon(a_sheet, str(action.params.get("weapon", "")))
+    location = str(action.params.get("location", "")) or None
+    if location is not None and location not in LOCATIONS:
+        raise refuse("no_such_location", "params.location", location=location)
+    resistencia = characteristic(t_sheet, t_state, "resistencia")
+    fuerza = characteristic(a_sheet, a_state, "fuerza")
+    critical = bool(action.params.get("critical", False))
+    hits = [
+        roll_hit(
+            dice,
+            weapon,
+            fuerza,
+            t_sheet,
+            resistencia,
+            location=location,
+            critical=critical,
+            settings=world.settings,
+        )
+        for _ in range(int(action.params.get("hits", 1)))
+    ]
+    received = receive(
+        t_state,
+        tuple((h.location, h.level, weapon.injury) for h in hits),
+        resistencia,
+        world.settings,
+    )
+    sections: list[Section] = []
+    for index, hit in enumerate(hits):
+        lines = [Line(t("line.location"), location_text(hit.location))]
+        if hit.location_die is not None:
+            lines.append(Line(t("line.location_die"), hit.location_die.first))
+        lines.append(
+            Line(
+                t("line.damage_max")
+                if hit.critical
+                else t("line.damage_roll", expression=str(weapon.damage)),
+                hit.rolled,
+            )
+        )
+        if hit.bonus:
+            lines.append(Line(t("line.damage_bonus"), f"{hit.bonus:+d}"))
+        if hit.armour:
+            lines.append(
+                Line(
+                    t("line.armour_ignored") if hit.critical else t("line.armour"),
+                    -hit.armour if not hit.critical else 0,
+                )
+            )
+        lines.append(Line(t("line.damage_total"), hit.damage))
+        lines.append(Line(t("line.wound"), wound_text(hit.level) if hit.level else t("wound.none")))
+        sections.append(Section(t("section.hit", n=index + 1), tuple(lines)))
+    effects_lines = [
+        Line(t(key, location=location_text(loc)), wound_text(level))
+        for key, loc, level in received.lines
+    ]
+    if received.shock:
+        effects_lines.append(Line(t("wound.effect.shock", resistencia=resistencia)))
+    penalty = total_penalty(received.state)
+    effects_lines.append(Line(t("line.total_penalty"), f"+{penalty}"))
+    sections.append(Section(t("section.effects"), tuple(effects_lines)))
+    follow: list[FollowUp] = []
+    if not received.dead:
+        new_ids = {w.id for w in received.state.wounds} - {w.id for w in t_state.wounds}
+        for wound in received.state.wounds:
+            if wound.id in new_ids and wound.level == 1:
+                follow.append(
+                    FollowUp(
+                        f"endure_{wound.id}",
+                        t("follow.endure", location=location_text(wound.location)),
+                        "endure",
+                        target.id,
+                        {"wound": wound.id},
+                        (),
+                        "owner",
+                    )
+                )
+    worst = max((h.level for h in hits), default=0)
+    outcome = Outcome(
+        f"wound_{worst}", wound_text(worst) if worst else t("wound.none"), None, worst
+    )
+    card = Card(
+        kind="damage",
+        title=t("card.damage", target=target.name, weapon=weapon.label),
+        speaker=attacker.id,
+        dice=tuple(d for h in hits for d in h.dice),
+        outcome=outcome,
+        sections=tuple(sections),
+        actions=tuple(follow),
+        target=target.id,
+    )
+    remove = frozenset({"bleeding", "unconscious"}) if received.dead else frozenset()
+    return Resolution(
+        action,
+        (card,),
+        (ActorChange(target.id, received.state.to_json(), add=received.add, remove=remove),),
+    )
+
+
+def resolve_endure(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """'Una tirada exitosa contra su característica de Resistencia le evitaría este modificador
+    ... durante el combate.' The roll bears the other wounds' difficulty, not this one's."""
+    actor = world.actor(action.actor_id)
+    sheet, state = read_actor(actor)
+    wound_id = int(action.params.get("wound", 0))
+    wound = next((w for w in state.wounds if w.id == wound_id), None)
+    if wound is None or wound.level != 1:
+        raise refuse("no_light_wound", "params.wound", wound=wound_id)
+    if wound.ignored:
+        raise refuse("already_endured", "params.wound")
+    difficulty = total_penalty(state) - wound_penalty(wound)
+    resistencia = characteristic(sheet, state, "resistencia")
+    check = roll_check(
+        dice,
+        resistencia,
+        difficulty,
+        role="resistencia",
+        skip_certain=bool(world.settings.get("skip_certain_rolls", True)),
+    )
+    wounds = tuple(
+        replace(w, ignored=True) if w.id == wound_id and check.success else w for w in state.wounds
+    )
+    lines = [
+        check_line(t("line.resistencia_roll"), check),
+        Line(t("line.pain_ignored") if check.success else t("line.pain_felt")),
+    ]
+    card = Card(
+        "endure",
+        t("card.endure", actor=actor.name, location=location_text(wound.location)),
+        actor.id,
+        check.dice,
+        check_outcome(check),
+        (Section(None, tuple(lines)),),
+    )
+    return Resolution(
+        action, (card,), (ActorChange(actor.id, {"wounds": [w.to_json() for w in wounds]}),)
+    )
+
+
+def resolve_aim(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """'se apunta primero, durante uno o dos asaltos completos, y se dispara al siguiente asalto
+    con el modificador'. Aiming spends the round."""
+    del dice
+    actor = world.actor(action.actor_id)
+    can_act(actor)
+    sheet, state = read_actor(actor)
+    weapon = get_weapon(sheet, str(action.params.get("weapon", "")))
+    if not weapon.ranged:
+        raise refuse("cannot_aim_melee", "params.weapon", weapon=weapon.label)
+    if state.round.actions or state.round.busy:
+        raise refuse("round_spent", "actor")
+    rounds = state.aim_rounds + 1 if state.aim_weapon == weapon.key else 1
+    new_state = replace(
+        state, aim_weapon=weapon.key, aim_rounds=rounds, round=replace(state.round, busy=True)
+    )
+    bonus = -min(rounds, MAX_AIM_ROUNDS)
+    card = Card(
+        "aim",
+        t("card.aim", actor=actor.name, weapon=weapon.label),
+        actor.id,
+        sections=(
+            Section(None, (Line(t("line.aim_rounds"), rounds), Line(t("mod.aim"), f"{bonus:+d}"))),
+        ),
+    )
+    return Resolution(
+        action, (card,), (ActorChange(actor.id, new_state.to_json(), add=frozenset({"aiming"})),)
+    )
+
+
+def resolve_reload(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """'Se tarda un asalto en cargar una bala en un cargador o en el tambor de un revólver; en
+    meter un cargador ...; en calar una flecha en el arco'."""
+    del dice
+    actor = world.actor(action.actor_id)
+    can_act(actor)
+    sheet, state = read_actor(actor)
+    weapon = get_weapon(sheet, str(action.params.get("weapon", "")))
+    if not weapon.magazine:
+        raise refuse("no_magazine", "params.weapon", weapon=weapon.label)
+    loaded = state.ammo.get(weapon.key, 0)
+    if loaded >= weapon.magazine:
+        raise refuse("already_loaded", "params.weapon", weapon=weapon.label)
+    if state.round.actions or state.round.busy:
+        raise refuse("round_spent", "actor")
+    new = loaded + 1 if action.params.get("one") else weapon.magazine
+    ammo = {**state.ammo, weapon.key: new}
+    new_state = replace(
+        state, ammo=ammo, round=replace(state.round, busy=True), aim_weapon="", aim_rounds=0
+    )
+    card = Card(
+        "reload",
+        t("card.reload", actor=actor.name, weapon=weapon.label),
+        actor.id,
+        sections=(Section(None, (Line(t("line.ammo_left"), new),)),),
+    )
+    return Resolution(action, (card,), (ActorChange(actor.id, new_state.to_json()),))
