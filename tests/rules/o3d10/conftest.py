@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from rules.dice import DiceSource, ScriptedDice
 from rules.i18n import translate
-from rules.model import Action, Actor, Card, Resolution, Text, World
+from rules.model import Action, Actor, Card, Resolution, RulesError, Text, World
 from rules.o3d10 import SYSTEM
 from rules.o3d10.system import O3d10
 
@@ -100,6 +101,31 @@ def check_translates(resolution: Resolution) -> None:
             render(card, locale)
 
 
+def with_state(world: World, actor_id: str, **state: Any) -> World:
+    current = world.actors[actor_id]
+    return world.with_actor(replace(current, state={**current.state, **state}))
+
+
+def refused(
+    world: World,
+    kind: str,
+    actor_id: str,
+    params: Mapping[str, Any] | None = None,
+    targets: tuple[str, ...] = (),
+    dice: Iterable[int] = (5, 5, 5) * 4,
+    *,
+    by_gm: bool = False,
+) -> str:
+    """The error code of an action the rules refuse; its message translates in es and en."""
+    try:
+        run(world, kind, actor_id, params, targets, dice, by_gm=by_gm)
+    except RulesError as error:
+        for locale in ("es", "en"):
+            translate(error.message, locale, SYSTEM.messages, strict=True)
+        return error.code
+    raise AssertionError(f"{kind} was not refused")
+
+
 class Kit:
     """The helpers above, handed to tests as the ``kit`` fixture."""
 
@@ -110,6 +136,8 @@ class Kit:
     render = staticmethod(render)
     texts_of = staticmethod(texts_of)
     check_translates = staticmethod(check_translates)
+    with_state = staticmethod(with_state)
+    refused = staticmethod(refused)
 
 
 @pytest.fixture
