@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.cunchillos.checks import Modifier, make_ta
-from rules.cunchillos.combat import hands_of
+from rules.cunchillos.combat import broken_of, hands_of
 from rules.cunchillos.common import (
     Fighter,
     change,
@@ -256,6 +256,8 @@ def resolve_act(world: World, action: Action) -> Resolution:
             raise refuse(
                 "no_such_weapon", "no_such_weapon", "params.weapon", actor=f.name, weapon=key
             )
+        if key in broken_of(f):
+            raise refuse("weapon_broken", "weapon_broken", "params.weapon", actor=f.name)
         hand = str(p.get("hand") or f.sheet.main_hand)
         hands = hands_of(f)
         hands[hand] = key
