@@ -303,7 +303,7 @@ def test_modifiers_must_fit_the_attack(kit: Any) -> None:
 
 def test_ammunition_and_reloading(kit: Any) -> None:
     world = kit.make_world()
-    attack, world = kit.run(
+    _attack, world = kit.run(
         world, "attack", "aldara", {"weapon": "ballesta"}, ("bandido",), [5, 5, 5]
     )
     assert world.actors["aldara"].state["ammo"]["ballesta"] == 0
@@ -342,7 +342,9 @@ def test_firearm_reliability_misfire_and_jam(kit: Any) -> None:
     shot, _ = kit.run(
         world, "attack", "casilda", {"weapon": "pistola"}, ("bandido",), [(20, 4), 5, 5, 5]
     )
-    assert shot.cards[0].outcome.success and [d.role for d in shot.cards[0].dice][0] == "fiabilidad"
+    assert (
+        shot.cards[0].outcome.success and next(d.role for d in shot.cards[0].dice) == "fiabilidad"
+    )
     off = kit.make_world(settings={"firearm_reliability": False})
     shot, _ = kit.run(off, "attack", "casilda", {"weapon": "pistola"}, ("bandido",), [5, 5, 5])
     assert all(d.role == "objetivo" for d in shot.cards[0].dice)
