@@ -1,0 +1,260 @@
+"""Actions of a turn: trait rolls, declaring actions, free actions, Shaken recovery, bennies, hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.dice import DiceSource, Die
+from rules.model import Action, Line, Outcome, Resolution, World, t
+from rules.savage_worlds.act_attack import require_can_act
+from rules.savage_worlds.cards import card, refuse
+from rules.savage_worlds.state import (
+    Draft,
+    current_pace,
+    in_combat,
+    require_active,
+    spend_benny,
+)
+from rules.savage_worlds.traits import (
+    Modifier,
+    check_declare,
+    multi_count,
+    outcome,
+    roll_trait_check,
+    situation_modifiers,
+    trait_die,
+    trait_lines,
+    use_action,
+)
+
+
+def _done(action: Action, draft: Draft, kind: str, lines: list[Line], **extra: Any) -> Resolution:
+    name = draft.actor(action.actor_id).name
+    return Resolution(
+        action,
+        (card(kind, t(f"card.{kind}", actor=name), action.actor_id, lines, **extra),),
+        draft.effects(),
+    )
+
+
+def resolve_trait(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """A trait roll against TN 4 (or another): free rolls (resisting) cost no action."""
+    draft = Draft(world)
+    actor_id, params = action.actor_id, action.params
+    sheet = draft.sheet(actor_id)
+    free = bool(params["free"])
+    if free:
+        require_active(draft, actor_id)
+        multi = multi_count(draft, actor_id)
+    else:
+        require_can_act(draft, actor_id)
+        multi = use_action(draft, actor_id, settings, "actor")
+        draft.remove(actor_id, "on_hold")
+    trait = trait_die(sheet, draft.state(actor_id), str(params["trait"]), settings, "params.trait")
+    mods = (
+        *situation_modifiers(draft, actor_id, sheet, multi=1 if free else multi),
+        Modifier("modifier", int(params["modifier"])),
+    )
+    roll = roll_trait_check(
+        dice,
+        trait,
+        wild_card=sheet.wild_card,
+        modifiers=mods,
+        tn=int(params["tn"]),
+        critical_failure_rule=bool(settings.get("critical_failure", True)),
+    )
+    name = draft.actor(actor_id).name
+    result = Resolution(
+        action,
+        (
+            card(
+                "trait",
+                t("card.trait", actor=name, trait=trait.label),
+                actor_id,
+                trait_lines(roll),
+                dice=roll.dice,
+                outcome=outcome(roll),
+            ),
+        ),
+        draft.effects(),
+    )
+    return result
+
+
+def resolve_declare(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """'asegúrate de que el jugador declare todas las acciones ... antes de ... resolver ninguna'."""
+    draft = Draft(world)
+    count = int(action.params["count"])
+    check_declare(count)
+    require_active(draft, action.actor_id)
+    if int(draft.get(action.actor_id, "used", 0)) > 0:
+        raise refuse("actions_already_started", "params.count")
+    draft.put(action.actor_id, declared=count, used=0)
+    penalty = -2 * (count - 1)
+    lines = [Line(t("line.declared", count=count), f"{penalty:+d}" if penalty else None)]
+    return _done(action, draft, "declare", lines)
+
+
+FREE_ACTIONS = ("move", "prone", "stand", "jump", "speak", "drop")
+
+
+def resolve_free(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """'Acciones gratuitas': moving up to Pace, dropping prone, standing up (2 squares), jumping."""
+    draft = Draft(world)
+    actor_id, what = action.actor_id, str(action.params["what"])
+    require_active(draft, actor_id)
+    sheet = draft.sheet(actor_id)
+    lines = [Line(t(f"free.{what}", pace=current_pace(sheet, draft.state(actor_id))))]
+    if what == "prone":
+        draft.add(actor_id, "prone")
+    elif what == "stand":
+        if not draft.has(actor_id, "prone"):
+            raise refuse("not_prone", "params.what", actor=draft.actor(actor_id).name)
+        draft.remove(actor_id, "prone")
+    elif what == "move":
+        draft.put(actor_id, moved=True, bipod=[])
+    return _done(action, draft, "free", lines)
+
+
+def resolve_start_turn(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """The start of the character's turn: Shaken rolls Spirit; the turn's counters reset."""
+    draft = Draft(world)
+    actor_id = action.actor_id
+    require_active(draft, actor_id)
+    draft.put(actor_id, declared=0, used=0, full_round=False, moved=False, readied=0)
+    lines: list[Line] = []
+    rolled: tuple[Die, ...] = ()
+    result_outcome = None
+    if draft.has(actor_id, "stunned"):
+        sheet = draft.sheet(actor_id)
+        spirit = trait_die(sheet, draft.state(actor_id), "espiritu", settings, "actor")
+        roll = roll_trait_check(
+            dice,
+            spirit,
+            wild_card=sheet.wild_card,
+            modifiers=situation_modifiers(draft, actor_id, sheet),
+            role="spirit",
+            critical_failure_rule=bool(settings.get("critical_failure", True)),
+        )
+        rolled = roll.dice
+        lines += trait_lines(roll)
+        result_outcome = outcome(roll)
+        if roll.success:
+            draft.remove(actor_id, "stunned")
+            lines.append(Line(t("line.unshaken", actor=draft.actor(actor_id).name)))
+        else:
+            lines.append(Line(t("line.still_shaken", actor=draft.actor(actor_id).name)))
+    else:
+        lines.append(Line(t("line.turn_starts", actor=draft.actor(actor_id).name)))
+    return _done(action, draft, "start_turn", lines, dice=rolled, outcome=result_outcome)
+
+
+def resolve_unshake(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """'Un personaje puede gastar un beni en cualquier momento para eliminar el estado de aturdimiento'."""
+    draft = Draft(world)
+    actor_id = action.actor_id
+    if not draft.has(actor_id, "stunned"):
+        raise refuse("not_shaken", "actor", actor=draft.actor(actor_id).name)
+    require_active(draft, actor_id)
+    source = spend_benny(draft, actor_id)
+    draft.remove(actor_id, "stunned")
+    lines = [
+        Line(t("line.benny_spent", source=t(f"benny.{source}"))),
+        Line(t("line.unshaken", actor=draft.actor(actor_id).name)),
+    ]
+    return _done(action, draft, "unshake", lines)
+
+
+def resolve_benny(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """GM lever: give (or take) bennies to an actor, or set the GM's pool (``to_gm``)."""
+    draft = Draft(world)
+    count = int(action.params["count"])
+    if action.params["to_gm"]:
+        total = max(0, int(draft.data("gm_bennies", 0)) + count)
+        draft.set_data("gm_bennies", total)
+        lines = [Line(t("line.gm_bennies", count=total))]
+    else:
+        total = max(0, int(draft.get(action.actor_id, "bennies", 0)) + count)
+        draft.put(action.actor_id, bennies=total)
+        lines = [Line(t("line.bennies", actor=draft.actor(action.actor_id).name, count=total))]
+    return _done(action, draft, "benny", lines)
+
+
+def resolve_hold(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """'Espera': the card is kept into later rounds until the character acts."""
+    draft = Draft(world)
+    require_can_act(draft, action.actor_id)
+    if not in_combat(draft):
+        raise refuse("not_in_combat", "actor")
+    if int(draft.get(action.actor_id, "used", 0)) > 0:
+        raise refuse("actions_already_started", "actor")
+    draft.add(action.actor_id, "on_hold")
+    return _done(
+        action, draft, "hold", [Line(t("line.on_hold", actor=draft.actor(action.actor_id).name))]
+    )
+
+
+def resolve_interrupt(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """'tanto él como su contrincante hacen una tirada opuesta de Atletismo ... empate: simultáneas'."""
+    draft = Draft(world)
+    actor_id, other = action.actor_id, action.targets[0]
+    if not draft.has(actor_id, "on_hold"):
+        raise refuse("not_on_hold", "actor", actor=draft.actor(actor_id).name)
+    require_active(draft, other, "targets.0")
+    rolls = []
+    for who in (actor_id, other):
+        sheet = draft.sheet(who)
+        athletics = trait_die(sheet, draft.state(who), "atletismo", settings, "actor")
+        rolls.append(
+            roll_trait_check(
+                dice,
+                athletics,
+                wild_card=sheet.wild_card,
+                modifiers=situation_modifiers(draft, who, sheet),
+                role="athletics",
+                critical_failure_rule=bool(settings.get("critical_failure", True)),
+            )
+        )
+    mine, theirs = rolls[0].total, rolls[1].total
+    me, them = draft.actor(actor_id).name, draft.actor(other).name
+    draft.remove(actor_id, "on_hold")
+    if mine > theirs:
+        result = Outcome("success", t("outcome.success"), True, mine - theirs)
+        verdict = t("line.interrupt_first", actor=me)
+    elif mine < theirs:
+        result = Outcome("failure", t("outcome.failure"), False, mine - theirs)
+        verdict = t("line.interrupt_first", actor=them)
+    else:
+        result = Outcome("tie", t("outcome.tie"), None, 0)
+        verdict = t("line.interrupt_tie")
+    lines = [
+        Line(t("line.opposed_side", actor=me), rolls[0].total),
+        Line(t("line.opposed_side", actor=them), rolls[1].total),
+        Line(verdict),
+    ]
+    return _done(
+        action,
+        draft,
+        "interrupt",
+        lines,
+        dice=(*rolls[0].dice, *rolls[1].dice),
+        outcome=result,
+        target=other,
+    )

@@ -1,0 +1,169 @@
+"""Per-actor state and world data of Savage Worlds, and a draft that gathers a resolution's effects.
+
+Actor state keys: ``wounds`` (0-3), ``bennies``, ``ammo`` and ``magazines`` per
+weapon, ``bipod`` (weapons set on their bipod), ``in_hand``, ``injuries``,
+``declared``/``used`` actions this turn, ``full_round``, ``moved``, ``readied``,
+``extras_out``. World data keys: ``gm_bennies``, ``deck``, ``combat``,
+``attacks``, ``pending``, ``xcom``, ``next_id``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, WorldChange, t
+from rules.savage_worlds.sheet import Sheet, parse_sheet
+
+OUT = frozenset({"incapacitated", "dead"})
+
+
+def initial_state(sheet: Sheet) -> dict[str, Any]:
+    ammo = {w.id: w.shots for w in sheet.weapons if w.shots is not None}
+    magazines = {w.id: w.magazines for w in sheet.weapons if w.magazines is not None}
+    return {
+        "wounds": 0,
+        "bennies": sheet.bennies,
+        "ammo": ammo,
+        "magazines": magazines,
+        "bipod": [],
+        "in_hand": [],
+        "injuries": [],
+        "declared": 0,
+        "used": 0,
+        "full_round": False,
+        "moved": False,
+        "readied": 0,
+    }
+
+
+class Draft:
+    """The changes one resolution makes, read back as the world would look after them."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._data: dict[str, Any] = {}
+        self._states: dict[str, dict[str, Any]] = {}
+        self._statuses: dict[str, set[str]] = {}
+
+    # -- world data -------------------------------------------------------------
+    def data(self, key: str, default: Any = None) -> Any:
+        if key in self._data:
+            return self._data[key]
+        return copy.deepcopy(self.world.data.get(key, default))
+
+    def set_data(self, key: str, value: Any) -> None:
+        self._data[key] = value
+
+    def next_id(self, prefix: str) -> str:
+        number = int(self.data("next_id", 0)) + 1
+        self.set_data("next_id", number)
+        return f"{prefix}{number}"
+
+    # -- actors -----------------------------------------------------------------
+    def actor(self, actor_id: str) -> Actor:
+        return self.world.actor(actor_id)
+
+    def sheet(self, actor_id: str) -> Sheet:
+        return parse_sheet(self.actor(actor_id).sheet)
+
+    def state(self, actor_id: str) -> dict[str, Any]:
+        base = copy.deepcopy(dict(self.actor(actor_id).state))
+        base.update(copy.deepcopy(self._states.get(actor_id, {})))
+        return base
+
+    def get(self, actor_id: str, key: str, default: Any = None) -> Any:
+        return self.state(actor_id).get(key, default)
+
+    def put(self, actor_id: str, **values: Any) -> None:
+        self._states.setdefault(actor_id, {}).update(values)
+
+    def statuses(self, actor_id: str) -> set[str]:
+        if actor_id in self._statuses:
+            return set(self._statuses[actor_id])
+        return set(self.actor(actor_id).statuses)
+
+    def has(self, actor_id: str, status: str) -> bool:
+        return status in self.statuses(actor_id)
+
+    def add(self, actor_id: str, *statuses: str) -> None:
+        self._statuses[actor_id] = self.statuses(actor_id) | set(statuses)
+
+    def remove(self, actor_id: str, *statuses: str) -> None:
+        self._statuses[actor_id] = self.statuses(actor_id) - set(statuses)
+
+    def is_out(self, actor_id: str) -> bool:
+        return bool(self.statuses(actor_id) & OUT)
+
+    def effects(self) -> tuple[Effect, ...]:
+        out: list[Effect] = []
+        for actor_id in sorted(set(self._states) | set(self._statuses)):
+            before = self.actor(actor_id).statuses
+            after = frozenset(self._statuses.get(actor_id, before))
+            change = ActorChange(
+                actor_id,
+                self._states.get(actor_id, {}),
+                frozenset(after - before),
+                frozenset(before - after),
+            )
+            if change.state or change.add or change.remove:
+                out.append(change)
+        if self._data:
+            out.append(WorldChange(dict(self._data)))
+        return tuple(out)
+
+
+# -- reading state -----------------------------------------------------------------
+def wounds(state: JsonMap) -> int:
+    return int(state.get("wounds", 0))
+
+
+def wound_penalty(sheet: Sheet, state: JsonMap) -> int:
+    """'-1 ... a todas sus tiradas de rasgo, hasta un máximo de las tres heridas' (Wild Cards)."""
+    return -min(wounds(state), 3) if sheet.wild_card else 0
+
+
+def current_pace(sheet: Sheet, state: JsonMap) -> int:
+    """'-1 a su Paso (hasta un mínimo de 1)' per wound."""
+    return max(1, sheet.pace - min(wounds(state), 3)) if sheet.wild_card else sheet.pace
+
+
+def combat(draft: Draft) -> dict[str, Any]:
+    value = draft.data("combat", {})
+    return value if isinstance(value, dict) else {}
+
+
+def in_combat(draft: Draft) -> bool:
+    return bool(combat(draft).get("active", False))
+
+
+def benny_source(draft: Draft, actor_id: str) -> str | None:
+    """Where a benny for this actor comes from: its own pool, or (GM actors) the GM's."""
+    if int(draft.get(actor_id, "bennies", 0)) > 0:
+        return "own"
+    if draft.actor(actor_id).owner is None and int(draft.data("gm_bennies", 0)) > 0:
+        return "gm"
+    return None
+
+
+def spend_benny(draft: Draft, actor_id: str, field: str = "actor") -> str:
+    source = benny_source(draft, actor_id)
+    if source is None:
+        raise RulesError(
+            "no_bennies", t("error.no_bennies", actor=draft.actor(actor_id).name), field
+        )
+    if source == "own":
+        draft.put(actor_id, bennies=int(draft.get(actor_id, "bennies", 0)) - 1)
+    else:
+        draft.set_data("gm_bennies", int(draft.data("gm_bennies", 0)) - 1)
+    return source
+
+
+def require_active(draft: Draft, actor_id: str, field: str = "actor") -> None:
+    if draft.is_out(actor_id):
+        raise RulesError("actor_out", t("error.actor_out", actor=draft.actor(actor_id).name), field)
+
+
+def mapping(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, Mapping) else {}

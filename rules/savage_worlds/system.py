@@ -1,0 +1,164 @@
+"""The Savage Worlds rule system (seed 004_bafd3d4b8a0f1c8d.txt), with this table's house rules
+and the ``xcom`` variant. The bridge sees only this class; each action lives in an ``act_*`` module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from rules.dice import DiceError, DiceSource
+from rules.model import (
+    Action,
+    Actor,
+    Effect,
+    JsonMap,
+    Resolution,
+    RulesError,
+    Text,
+    TimeStep,
+    World,
+    t,
+)
+from rules.params import Param
+from rules.savage_worlds import act_attack, act_damage, act_gear, act_rounds, act_turn, xcom
+from rules.savage_worlds.actions import ACTIONS, ATTACK_PARAMS, TRAIT_PARAMS
+from rules.savage_worlds.buttons import sheet_buttons
+from rules.savage_worlds.messages import MESSAGES
+from rules.savage_worlds.samples import sample_actors
+from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
+from rules.savage_worlds.state import initial_state
+from rules.system import ActionSpec, Button, RuleSystem
+
+Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
+
+HANDLERS: Mapping[str, Handler] = {
+    "trait": act_turn.resolve_trait,
+    "declare": act_turn.resolve_declare,
+    "free": act_turn.resolve_free,
+    "start_turn": act_turn.resolve_start_turn,
+    "unshake": act_turn.resolve_unshake,
+    "hold": act_turn.resolve_hold,
+    "interrupt": act_turn.resolve_interrupt,
+    "benny": act_turn.resolve_benny,
+    "attack": act_attack.resolve_attack,
+    "damage": act_damage.resolve_damage,
+    "soak": act_damage.resolve_soak,
+    "damage_apply": act_damage.resolve_apply,
+    "hurt": act_damage.resolve_hurt,
+    "reload": act_gear.resolve_reload,
+    "ready": act_gear.resolve_ready,
+    "bipod": act_gear.resolve_bipod,
+    "stabilise": act_gear.resolve_stabilise,
+    "gm_heal": act_gear.resolve_gm_heal,
+    "combat_start": act_rounds.resolve_combat_start,
+    "next_round": act_rounds.resolve_next_round,
+    "combat_end": act_rounds.resolve_combat_end,
+    "overwatch": xcom.resolve_overwatch,
+    "overwatch_fire": xcom.resolve_overwatch_fire,
+    "xcom_act": xcom.resolve_act,
+    "xcom_rescue": xcom.resolve_rescue,
+    "xcom_aliens": xcom.resolve_aliens_turn,
+    "xcom_end_turn": xcom.resolve_end_turn,
+    "xcom_detect": xcom.resolve_detect,
+    "xcom_contact": xcom.resolve_contact,
+}
+
+SETTINGS: tuple[Param, ...] = (
+    Param("variant", "choice", t("setting.variant"), default="core", choices=("core", "xcom")),
+    Param(
+        "unskilled", "choice", t("setting.unskilled"), default="d4-2", choices=("d4-2", "refuse")
+    ),
+    Param("critical_failure", "bool", t("setting.critical_failure"), default=True),
+    Param(
+        "initiative",
+        "choice",
+        t("setting.initiative"),
+        default="individual",
+        choices=("individual", "per_side"),
+    ),
+    Param(
+        "autofire",
+        "choice",
+        t("setting.autofire"),
+        default="extermination",
+        choices=("extermination", "assigned"),
+    ),
+    Param("track_actions", "bool", t("setting.track_actions"), default=True),
+    Param("auto_apply", "bool", t("setting.auto_apply"), default=True),
+    Param("extras_soak", "bool", t("setting.extras_soak"), default=False),
+)
+
+
+class SavageWorlds(RuleSystem):
+    id: ClassVar[str] = "savage_worlds"
+    names: ClassVar[Mapping[str, str]] = {"es": "Savage Worlds", "en": "Savage Worlds"}
+    messages: ClassVar[Mapping[str, Mapping[str, str]]] = MESSAGES
+    settings: ClassVar[tuple[Param, ...]] = SETTINGS
+    actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+
+    # -- sheets -----------------------------------------------------------------
+    def validate_sheet(self, raw: JsonMap) -> JsonMap:
+        return sheet_to_json(parse_sheet(raw))
+
+    def initial_state(self, sheet: JsonMap) -> JsonMap:
+        return initial_state(parse_sheet(sheet))
+
+    def token_numbers(self, actor: Actor) -> Mapping[str, int]:
+        numbers = {
+            "wounds": int(actor.state.get("wounds", 0)),
+            "bennies": int(actor.state.get("bennies", 0)),
+        }
+        ammo = actor.state.get("ammo", {})
+        if isinstance(ammo, Mapping):
+            numbers.update({f"ammo.{k}": int(v) for k, v in ammo.items()})
+        return numbers
+
+    def status_label(self, status: str) -> Text:
+        return (
+            t(f"status.savage_worlds.{status}")
+            if f"status.savage_worlds.{status}" in MESSAGES["es"]
+            else t(f"status.{status}")
+        )
+
+    def buttons(self, world: World, actor: Actor) -> tuple[Button, ...]:
+        return sheet_buttons(world, actor)
+
+    def sample_actors(self) -> tuple[Actor, ...]:
+        return sample_actors(self.initial_state)
+
+    # -- resolution ---------------------------------------------------------------
+    def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
+        handler = HANDLERS.get(action.kind)
+        if handler is None:
+            self.action_spec(action.kind)
+            raise RulesError(
+                "unknown_action", t("error.unknown_action", action=action.kind[:100]), "action"
+            )
+        settings = {**self.default_settings(), **world.settings}
+        try:
+            return handler(world, action, dice, settings)
+        except DiceError as problem:
+            raise RulesError(
+                problem.code, t("error.dice", problem=problem.message[:200]), "dice"
+            ) from None
+
+    def set_status(
+        self, world: World, actor_id: str, add: frozenset[str], remove: frozenset[str]
+    ) -> tuple[Effect, ...]:
+        """A GM's hand: removing 'wounded' also clears the wound count; 'dead' stops bleeding."""
+        from rules.model import ActorChange
+
+        state: dict[str, Any] = {}
+        if "wounded" in remove:
+            state["wounds"] = 0
+        if "dead" in add:
+            remove = remove | {"bleeding", "on_hold", "overwatch", "joker"}
+        return (ActorChange(actor_id, state, add, remove),)
+
+    def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
+        settings = {**self.default_settings(), **world.settings}
+        return act_rounds.advance_time(world, step, dice, settings)
+
+
+__all__ = ["ATTACK_PARAMS", "TRAIT_PARAMS", "SavageWorlds"]

@@ -1,0 +1,136 @@
+"""Savage Worlds tables as data, each with the passage of 004_bafd3d4b8a0f1c8d.txt it comes from.
+
+A table the text names but does not include (the Injury Table) carries a
+default with its provenance stated; RULES.md lists it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+ATTRIBUTES: tuple[str, ...] = ("agilidad", "astucia", "espiritu", "fuerza", "vigor")
+"""The five attributes (Agilidad, Astucia, Espíritu, Fuerza, Vigor)."""
+
+TRAIT_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
+WILD_DIE = 6
+TARGET_NUMBER = 4
+"""'El VO base ... es 4, como siempre'."""
+RAISE = 4
+"""A raise is every 4 points over the target number (also over Toughness)."""
+
+MAX_WOUNDS = 3
+"""'Los personajes Comodín pueden recibir hasta tres heridas'; '-1 ... hasta un máximo de las tres'."""
+
+JOKER_BONUS = 2
+"""'añade +2 a todas las tiradas de rasgo y daño que realice durante el turno'."""
+
+MULTI_ACTION_PENALTY = 2
+MAX_ACTIONS = 3
+"""'hasta un máximo de tres acciones ... penalización acumulativa de -2'."""
+
+UNSKILLED_DIE = 4
+UNSKILLED_MODIFIER = -2
+"""Unskilled d4-2: named by the issue 'as in the core rules' (not in the seed text)."""
+
+SKILL_LABELS: Mapping[str, str] = {
+    "pelear": "Pelear",
+    "disparar": "Disparar",
+    "lanzar": "Lanzar",
+    "atletismo": "Atletismo",
+    "notar": "Notar",
+    "sigilo": "Sigilo",
+    "sanar": "Sanar",
+    "provocar": "Provocar",
+    "intimidar": "Intimidar",
+}
+
+ROF_AMMO: Mapping[int, int] = {1: 1, 2: 5, 3: 10, 4: 20, 5: 40, 6: 50}
+"""'CDF / Balas Consumidas: 1 1, 2 5, 3 10, 4 20, 5 40, 6 50' (given twice, identical)."""
+
+RECOIL_PENALTY = 2
+"""'cuando se dispara con esa cadencia tienen un -2 a impactar, salvo que ... bípode'."""
+
+RANGE_MODIFIER: Mapping[str, int] = {"short": 0, "medium": -2, "long": -4}
+"""'Los disparos a distancia media restan 2 ... larga 4'."""
+
+COVER_MODIFIER: Mapping[str, int] = {
+    "none": 0,
+    "light": -1,
+    "medium": -2,
+    "heavy": -4,
+    "near_total": -6,
+}
+"""Cobertura ligera -1, media -2, pesada -4, casi total -6."""
+
+PRONE_COVER = "medium"
+"""'Normalmente esta misma penalización [media] se aplica también ... cuerpo a tierra'."""
+
+LIGHTING_MODIFIER: Mapping[str, int] = {"normal": 0, "dim": -1, "dark": -2, "pitch": -4}
+"""Penumbra -1, Oscuridad -2 (nada visible a más de 10 pasos), Oscuridad total -4."""
+
+DARK_SIGHT_LIMIT = 10
+BLIND_FIRE_PENALTY = -4
+BLIND_STEALTH_PENALTY = -2
+BLIND_STEALTH_ROF = 3
+"""'Disparar a ciegas ... a -4 ... Sigilo ... -2 cuando ... CdF de 3 o más'."""
+
+MOVING_FIRE_PENALTY = -2
+"""XCOM 'Pen.Mov: Si mueves y disparas este arma en un mismo asalto ... -2'."""
+
+MIN_STRENGTH_STEP_PENALTY = -1
+"""Ruling (the text only says a bipod removes the minimum Strength): -1 per die step short."""
+
+HOLSTER_READY_FREE = 2
+"""XCOM: 'Puedes "preparar" hasta dos armas de fundas por turno' (free)."""
+
+# -- action deck --------------------------------------------------------------
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+"""'Primero van las picas, luego los corazones, diamantes y finalmente los tréboles'."""
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+JOKERS: tuple[str, ...] = ("JK1", "JK2")
+"""'una baraja de cartas francesa (con dos comodines)': 52 + 2 = 54 cards."""
+QUICK_REDRAW_AT_MOST = 5
+"""Rápido (Quick, named by the text, not described): redraw a card of 5 or lower (core rules)."""
+
+# -- incapacitation -----------------------------------------------------------
+DEATH_AT_MOST = 1
+"""'Total de 1 o inferior: El personaje muere'."""
+TEMPORARY_INJURY_HOURS = 24
+"""'Aumento: los efectos desaparecerán a las 24 horas o cuando se curen todas las heridas'."""
+BLEEDING_MAX_MINUTES = 600
+"""How many minute checks one time advance runs before stopping (a guard, not a rule)."""
+
+INJURY_TABLE: tuple[tuple[int, int, str], ...] = (
+    (2, 2, "unmentionables"),
+    (3, 4, "arm"),
+    (5, 9, "guts"),
+    (10, 10, "leg"),
+    (11, 12, "head"),
+)
+"""'Tabla de Heridas Críticas' is named but not included in the seed text.
+
+Default (provenance: the Savage Worlds Adventure Edition Injury Table, 2d6, facts
+only): 2 unmentionables, 3-4 arm, 5-9 guts, 10 leg, 11-12 head; guts and head
+roll a d6 for the detail below. A world may replace it (``injury_table`` in
+world data, same shape).
+"""
+
+INJURY_DETAIL: Mapping[str, tuple[tuple[int, int, str], ...]] = {
+    "guts": ((1, 2, "guts_broken"), (3, 4, "guts_battered"), (5, 6, "guts_busted")),
+    "head": ((1, 2, "head_scar"), (3, 4, "head_blinded"), (5, 6, "head_brain")),
+}
+
+INJURY_ATTRIBUTE: Mapping[str, str] = {
+    "guts_broken": "agilidad",
+    "guts_battered": "vigor",
+    "guts_busted": "fuerza",
+    "head_brain": "astucia",
+}
+"""Injuries that lower an attribute one die step (minimum d4) while they last."""
+
+
+def injury_from(table: tuple[tuple[int, int, str], ...], value: int) -> str:
+    for low, high, key in table:
+        if low <= value <= high:
+            return key
+    raise ValueError(f"no injury for {value}")

@@ -1,0 +1,245 @@
+"""Trait rolls: the trait die (plus the wild die for Wild Cards), its modifiers and the outcome.
+
+Every modifier is kept with its key (its label is ``mod.<key>`` in the
+catalogue) so a card can show each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import DiceSource, Die
+from rules.model import Line, Outcome, RulesError, Text, t
+from rules.rolls import roll_die
+from rules.savage_worlds.sheet import Sheet
+from rules.savage_worlds.state import Draft, in_combat, wound_penalty
+from rules.savage_worlds.tables import (
+    ATTRIBUTES,
+    INJURY_ATTRIBUTE,
+    JOKER_BONUS,
+    MAX_ACTIONS,
+    MULTI_ACTION_PENALTY,
+    RAISE,
+    TARGET_NUMBER,
+    TRAIT_DICE,
+    UNSKILLED_DIE,
+    UNSKILLED_MODIFIER,
+    WILD_DIE,
+)
+
+
+@dataclass(frozen=True)
+class Modifier:
+    key: str
+    value: int
+
+
+@dataclass(frozen=True)
+class TraitDie:
+    """Which die a trait rolls and the modifiers the sheet itself brings."""
+
+    key: str
+    label: Text
+    die: int
+    modifiers: tuple[Modifier, ...]
+    unskilled: bool = False
+
+
+def trait_label(key: str) -> Text:
+    if key in ATTRIBUTES:
+        return t(f"attr.{key}")
+    return t(f"skill.{key}") if f"skill.{key}" in _SKILL_KEYS else t("raw", text=key)
+
+
+_SKILL_KEYS = frozenset(
+    f"skill.{k}" for k in ("pelear", "disparar", "lanzar", "atletismo", "notar", "sigilo", "sanar")
+)
+
+
+def injured_attributes(state: Mapping[str, Any]) -> set[str]:
+    injuries = state.get("injuries", [])
+    out: set[str] = set()
+    if isinstance(injuries, list):
+        for injury in injuries:
+            if isinstance(injury, Mapping) and injury.get("key") in INJURY_ATTRIBUTE:
+                out.add(INJURY_ATTRIBUTE[str(injury["key"])])
+    return out
+
+
+def step_down(die: int) -> int:
+    index = TRAIT_DICE.index(die)
+    return TRAIT_DICE[max(0, index - 1)]
+
+
+def trait_die(
+    sheet: Sheet, state: Mapping[str, Any], key: str, settings: Mapping[str, Any], field: str
+) -> TraitDie:
+    """The die for an attribute or skill; a missing skill is rolled unskilled (setting)."""
+    if key in ATTRIBUTES:
+        die = sheet.attributes[key]
+        if key in injured_attributes(state):
+            die = step_down(die)
+        return TraitDie(key, t(f"attr.{key}"), die, ())
+    skill = sheet.skills.get(key)
+    if skill is not None:
+        mods = (Modifier("skill", skill.modifier),) if skill.modifier else ()
+        return TraitDie(key, t("raw", text=skill.label), skill.die, mods)
+    if settings.get("unskilled", "d4-2") == "refuse":
+        raise RulesError("unskilled_refused", t("error.unskilled", skill=key[:40]), field)
+    return TraitDie(
+        key,
+        trait_label(key),
+        UNSKILLED_DIE,
+        (Modifier("unskilled", UNSKILLED_MODIFIER),),
+        unskilled=True,
+    )
+
+
+def situation_modifiers(
+    draft: Draft, actor_id: str, sheet: Sheet, *, multi: int = 1, joker: bool = True
+) -> tuple[Modifier, ...]:
+    """Wounds, the Joker's +2 and the multi-action penalty, applied automatically."""
+    mods: list[Modifier] = []
+    wound = wound_penalty(sheet, draft.state(actor_id))
+    if wound:
+        mods.append(Modifier("wounds", wound))
+    if joker and draft.has(actor_id, "joker"):
+        mods.append(Modifier("joker", JOKER_BONUS))
+    if multi > 1:
+        mods.append(Modifier("multi", -MULTI_ACTION_PENALTY * (multi - 1)))
+    return tuple(mods)
+
+
+@dataclass(frozen=True)
+class TraitResult:
+    trait: TraitDie
+    die: Die
+    wild: Die | None
+    modifiers: tuple[Modifier, ...]
+    tn: int
+    critical_failure_rule: bool = True
+
+    @property
+    def modifier(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    @property
+    def kept_total(self) -> int:
+        if self.wild is not None and self.wild.total > self.die.total:
+            return self.wild.total
+        return self.die.total
+
+    @property
+    def total(self) -> int:
+        return self.kept_total + self.modifier
+
+    @property
+    def critical_failure(self) -> bool:
+        """Both dice show a natural 1 (Wild Cards only)."""
+        return (
+            self.critical_failure_rule
+            and self.wild is not None
+            and self.die.first == 1
+            and self.wild.first == 1
+        )
+
+    @property
+    def success(self) -> bool:
+        return not self.critical_failure and self.total >= self.tn
+
+    @property
+    def raises(self) -> int:
+        return (self.total - self.tn) // RAISE if self.success else 0
+
+    @property
+    def dice(self) -> tuple[Die, ...]:
+        if self.wild is None:
+            return (self.die,)
+        wild_kept = self.wild.total > self.die.total
+        return (self.die.as_kept(not wild_kept), self.wild.as_kept(wild_kept))
+
+
+def roll_trait_check(
+    dice: DiceSource,
+    trait: TraitDie,
+    *,
+    wild_card: bool,
+    modifiers: tuple[Modifier, ...],
+    tn: int = TARGET_NUMBER,
+    role: str = "trait",
+    critical_failure_rule: bool = True,
+) -> TraitResult:
+    die = roll_die(dice, trait.die, role, explode=True)
+    wild = roll_die(dice, WILD_DIE, "wild", explode=True) if wild_card else None
+    mods = tuple(m for m in (*trait.modifiers, *modifiers) if m.value)
+    return TraitResult(trait, die, wild, mods, tn, critical_failure_rule)
+
+
+def outcome(result: TraitResult) -> Outcome:
+    margin = result.total - result.tn
+    if result.critical_failure:
+        return Outcome("fumble", t("outcome.fumble"), False, margin)
+    if not result.success:
+        return Outcome("failure", t("outcome.failure"), False, margin)
+    if result.raises:
+        return Outcome("raise", t("outcome.raise", count=result.raises), True, margin)
+    return Outcome("success", t("outcome.success"), True, margin)
+
+
+def modifier_lines(modifiers: tuple[Modifier, ...]) -> tuple[Line, ...]:
+    return tuple(Line(t(f"mod.{m.key}"), f"{m.value:+d}") for m in modifiers if m.value)
+
+
+def trait_lines(result: TraitResult) -> tuple[Line, ...]:
+    lines = [Line(t("line.trait_die", trait=result.trait.label, die=result.trait.die))]
+    if result.die.exploded or (result.wild is not None and result.wild.exploded):
+        lines.append(Line(t("line.aces")))
+    lines.extend(modifier_lines(result.modifiers))
+    lines.append(Line(t("line.total_vs", total=result.total, tn=result.tn)))
+    if result.critical_failure:
+        lines.append(Line(t("line.critical_failure")))
+    return tuple(lines)
+
+
+# -- actions per turn ------------------------------------------------------------
+def multi_count(draft: Draft, actor_id: str) -> int:
+    """How many actions the actor declared this turn (1 when none or out of combat)."""
+    if not in_combat(draft):
+        return 1
+    return max(1, int(draft.get(actor_id, "declared", 0)))
+
+
+def use_action(draft: Draft, actor_id: str, settings: Mapping[str, Any], field: str) -> int:
+    """Spend one declared action in combat; returns the multi-action count for the penalty.
+
+    'asegúrate de que el jugador declare todas las acciones ... antes de comenzar a
+    resolver ninguna': with ``track_actions`` an action beyond those declared (one
+    when none were declared) is refused.
+    """
+    if not in_combat(draft) or not settings.get("track_actions", True):
+        return multi_count(draft, actor_id)
+    if bool(draft.get(actor_id, "full_round", False)):
+        raise RulesError(
+            "full_round_action",
+            t("error.full_round_done", actor=draft.actor(actor_id).name),
+            field,
+        )
+    declared = max(1, int(draft.get(actor_id, "declared", 0)))
+    used = int(draft.get(actor_id, "used", 0))
+    if used >= declared:
+        raise RulesError(
+            "not_enough_actions",
+            t("error.not_enough_actions", actor=draft.actor(actor_id).name, declared=declared),
+            field,
+        )
+    draft.put(actor_id, used=used + 1, declared=declared)
+    return declared
+
+
+def check_declare(count: int) -> None:
+    if not 1 <= count <= MAX_ACTIONS:
+        raise RulesError(
+            "too_many_actions", t("error.too_many_actions", maximum=MAX_ACTIONS), "params.count"
+        )
