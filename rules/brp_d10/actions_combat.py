@@ -185,30 +185,43 @@ def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Res
                 "target_owner",
             )
         )
-    else:
-        if kind == "missile" and result.hits and _has_shield(target):
-            roll = result.rolls[0]
-            carry = {
-                "attack_weapon": result.weapon.key,
-                "against_level": roll.level or 0,
-                "critical": roll.critical,
-                "location": location,
-                "attack_class": kind,
-            }
-            ask = (Param("weapon", "str", t("param.weapon"), required=True, max_length=40),)
-            follow.append(
-                FollowUp(
-                    "parry",
-                    t("follow.parry_shield"),
-                    "parry",
-                    target.id,
-                    carry,
-                    (actor.id,),
-                    "owner",
-                    True,
-                    ask,
-                )
+    elif kind == "missile" and result.hits == 1 and _has_shield(target):
+        # 'si tuviera un escudo, podría utilizarlo contra la flecha'
+        roll = next(r for r in result.rolls if r.hits)
+        carry = {
+            "attack_weapon": result.weapon.key,
+            "against_level": roll.level or 0,
+            "critical": roll.critical,
+            "location": location,
+            "attack_class": kind,
+        }
+        ask = (Param("weapon", "str", t("param.weapon"), required=True, max_length=40),)
+        follow.append(
+            FollowUp(
+                "parry",
+                t("follow.parry_shield"),
+                "parry",
+                target.id,
+                carry,
+                (actor.id,),
+                "owner",
+                True,
+                ask,
             )
+        )
+        follow.append(
+            damage_follow_up(
+                "take",
+                actor.id,
+                target.id,
+                result.weapon.key,
+                1,
+                roll.critical,
+                location,
+                "target_owner",
+            )
+        )
+    else:
         for hits, critical in groups:
             if hits:
                 follow.append(

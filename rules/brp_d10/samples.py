@@ -66,8 +66,6 @@ SPECIAL_AGENT: dict[str, Any] = {
             "sustained": 10,
             "rate": 6,
             "magazine": 30,
-            "scope": True,
-            "laser": True,
         },
         "cuchillo": {
             "label": "Cuchillo de combate",

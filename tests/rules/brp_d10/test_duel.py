@@ -51,11 +51,11 @@ def test_round_one() -> None:
     res, world = follow(world, res, "parry", [1], weapon="espada")
     card = res.cards[0]
     assert card.outcome.success is True
-    check_line = [
+    check_line = next(
         line
         for line in card.sections[0].lines
         if line.value is not None and hasattr(line.value, "params") and "total" in line.value.params
-    ][0]
+    )
     assert check_line.value.params["difficulty"] == "+2"
     assert follow_ids(res) == []
     assert world.actors["frances"].state["round"]["weapons"] == {"espada": 2}
