@@ -1,4 +1,4 @@
-"""Attacks (melee, ranged, two weapons, ambush), damage rolls, reloading and clearing a jam."""
+"""Attacks (melee, ranged, two weapons, ambush) and damage rolls."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ from rules.o3d10.sheet import Sheet, Weapon
 from rules.o3d10.tables import TWO_WEAPONS_ARMOUR
 
 
-def _refuse(code: str, field: str, **params: Any) -> RulesError:
+def refuse(code: str, field: str, **params: Any) -> RulesError:
     return RulesError(code, t(f"error.{code}", **params), field)
 
 
@@ -60,14 +60,14 @@ def weapon_of(world: World, actor: Actor, sheet: Sheet, key: str, field: str) ->
     try:
         return sheet.weapons[key]
     except KeyError:
-        raise _refuse("no_such_weapon", field, actor=actor.name, weapon=key) from None
+        raise refuse("no_such_weapon", field, actor=actor.name, weapon=key) from None
 
 
 def weapon_label(weapon: Weapon) -> Text:
     return t("weapon.unarmed") if weapon.key == UNARMED else t("raw", text=weapon.label)
 
 
-def _spend_action(world: World, actor: Actor, split: bool, free: bool) -> dict[str, Any] | None:
+def spend_action(world: World, actor: Actor, split: bool, free: bool) -> dict[str, Any] | None:
     """The combat bookkeeping after this actor spends a major action, or None outside combat.
 
     'Una sola acción por turno ... a menos que se saque 20 o más' and 'Una pifia en iniciativa
@@ -79,15 +79,15 @@ def _spend_action(world: World, actor: Actor, split: bool, free: bool) -> dict[s
         return None
     entry = combat["initiative"].get(actor.id)
     if entry is None:
-        raise _refuse("no_initiative", "actor", actor=actor.name)
+        raise refuse("no_initiative", "actor", actor=actor.name)
     if free:
         return None
     if entry.get("fumble") and combat["round"] <= 1:
-        raise _refuse("lost_first_turn", "actor", actor=actor.name)
+        raise refuse("lost_first_turn", "actor", actor=actor.name)
     if split:
         combat["split"][actor.id] = combat["round"]
     if actions_left(combat, actor.id) <= 0:
-        raise _refuse("no_actions_left", "actor", actor=actor.name)
+        raise refuse("no_actions_left", "actor", actor=actor.name)
     combat["used"][actor.id] = int(combat["used"].get(actor.id, 0)) + 1
     return combat
 
@@ -96,9 +96,9 @@ def _check_mode_params(params: Mapping[str, Any], melee: bool) -> None:
     wrong = ("running", "prone", "crowd") if melee else ("behind", "flanking")
     for name in wrong:
         if params.get(name):
-            raise _refuse("modifier_not_for_mode", f"params.{name}", modifier=t(f"mod.{name}"))
+            raise refuse("modifier_not_for_mode", f"params.{name}", modifier=t(f"mod.{name}"))
     if melee and params.get("cover", "ninguna") != "ninguna":
-        raise _refuse("modifier_not_for_mode", "params.cover", modifier=t("mod.cover.ligera"))
+        raise refuse("modifier_not_for_mode", "params.cover", modifier=t("mod.cover.ligera"))
 
 
 def plan_attack(
@@ -116,9 +116,9 @@ def plan_attack(
     if offhand_key:
         offhand = weapon_of(world, actor, sheet, str(offhand_key), "params.offhand")
         if offhand.key == weapon.key:
-            raise _refuse("same_weapon_twice", "params.offhand")
+            raise refuse("same_weapon_twice", "params.offhand")
         if weapon.ranged or offhand.ranged:
-            raise _refuse("two_weapons_melee_only", "params.offhand")
+            raise refuse("two_weapons_melee_only", "params.offhand")
         target_defense = defense(target_sheet, world.settings)
         behind_flank = melee_mods(bool(params.get("behind")), bool(params.get("flanking")))
         if world.settings.get("two_weapons") == "penalty":
@@ -139,9 +139,9 @@ def plan_attack(
                 ),
             )
         if not (weapon.light and offhand.light):
-            raise _refuse("two_weapons_not_light", "params.offhand")
+            raise refuse("two_weapons_not_light", "params.offhand")
         if sheet.armour.kind not in TWO_WEAPONS_ARMOUR:
-            raise _refuse("armour_too_heavy", "params.offhand", armour=sheet.armour.label)
+            raise refuse("armour_too_heavy", "params.offhand", armour=sheet.armour.label)
         best = better_weapon(weapon, offhand)
         return (melee_plan(sheet, best, target_defense, (*behind_flank, two_weapon_bonus())),)
     if melee:
@@ -218,7 +218,7 @@ def resolve_attack(world: World, action: Action, dice: DiceSource) -> Resolution
     ambush = {k: list(v) for k, v in dict(world.data.get("ambush", {})).items()}
     free = target.id in ambush.get(actor.id, [])
     split = bool(params.get("split", False))
-    combat = _spend_action(world, actor, split, free)
+    combat = spend_action(world, actor, split, free)
     split = split or split_marked(world, actor.id)
     state: dict[str, Any] = {}
     effects: list[Effect] = []
@@ -235,12 +235,12 @@ def resolve_attack(world: World, action: Action, dice: DiceSource) -> Resolution
     if plans[0].mode == "ranged":
         jammed = list(actor.state.get("jammed", []))
         if weapon.key in jammed:
-            raise _refuse("weapon_jammed", "params.weapon", weapon=weapon.label)
+            raise refuse("weapon_jammed", "params.weapon", weapon=weapon.label)
         if weapon.capacity:
             ammo = dict(actor.state.get("ammo", {}))
             loaded = int(ammo.get(weapon.key, weapon.capacity))
             if loaded <= 0:
-                raise _refuse("no_ammo", "params.weapon", weapon=weapon.label)
+                raise refuse("no_ammo", "params.weapon", weapon=weapon.label)
             ammo[weapon.key] = loaded - 1
             state["ammo"] = ammo
             lines_before.append(Line(t("line.ammo", left=loaded - 1, capacity=weapon.capacity)))
@@ -387,48 +387,3 @@ def resolve_damage(world: World, action: Action, dice: DiceSource) -> Resolution
         target=target.id,
     )
     return Resolution(action, (card,), effects)
-
-
-def resolve_reload(world: World, action: Action) -> Resolution:
-    actor = world.actor(action.actor_id)
-    sheet = require_able(world, actor)
-    weapon = weapon_of(world, actor, sheet, str(action.params["weapon"]), "params.weapon")
-    if not weapon.capacity:
-        raise _refuse("not_reloadable", "params.weapon", weapon=weapon.label)
-    ammo = dict(actor.state.get("ammo", {}))
-    if int(ammo.get(weapon.key, weapon.capacity)) >= weapon.capacity:
-        raise _refuse("already_loaded", "params.weapon", weapon=weapon.label)
-    ammo[weapon.key] = weapon.capacity
-    card = Card(
-        kind="reload",
-        title=t("card.reload", actor=actor.name, weapon=weapon.label),
-        speaker=actor.id,
-        sections=(
-            Section(None, (Line(t("line.ammo", left=weapon.capacity, capacity=weapon.capacity)),)),
-        ),
-    )
-    return Resolution(action, (card,), (ActorChange(actor.id, {"ammo": ammo}),))
-
-
-def resolve_clear_jam(world: World, action: Action) -> Resolution:
-    """Clearing a jammed firearm takes a major action in combat (ruling)."""
-    actor = world.actor(action.actor_id)
-    sheet = require_able(world, actor)
-    weapon = weapon_of(world, actor, sheet, str(action.params["weapon"]), "params.weapon")
-    jammed = [k for k in actor.state.get("jammed", []) if k != weapon.key]
-    if len(jammed) == len(actor.state.get("jammed", [])):
-        raise _refuse("not_jammed", "params.weapon", weapon=weapon.label)
-    combat = _spend_action(world, actor, False, False)
-    effects: list[Effect] = [
-        ActorChange(
-            actor.id, {"jammed": jammed}, remove=frozenset() if jammed else frozenset({"jammed"})
-        )
-    ]
-    if combat is not None:
-        effects.append(WorldChange({"combat": combat}))
-    card = Card(
-        kind="clear_jam",
-        title=t("card.clear_jam", actor=actor.name, weapon=weapon.label),
-        speaker=actor.id,
-    )
-    return Resolution(action, (card,), tuple(effects))

@@ -12,7 +12,13 @@ from typing import Any, ClassVar
 
 from rules.dice import DiceLimitExceeded, DiceSource
 from rules.model import Action, Actor, JsonMap, Resolution, RulesError, Text, TimeStep, World, t
-from rules.o3d10 import combat_actions, health_actions, roll_actions, turn_actions
+from rules.o3d10 import (
+    combat_actions,
+    health_actions,
+    roll_actions,
+    turn_actions,
+    weapon_actions,
+)
 from rules.o3d10.cards import attribute_label
 from rules.o3d10.health import hit_points, max_hit_points
 from rules.o3d10.messages import MESSAGES
@@ -46,8 +52,8 @@ _HANDLERS: Mapping[str, Handler] = {
     "next_round": lambda w, a, d: turn_actions.resolve_next_round(w, a),
     "attack": combat_actions.resolve_attack,
     "damage": combat_actions.resolve_damage,
-    "reload": lambda w, a, d: combat_actions.resolve_reload(w, a),
-    "clear_jam": lambda w, a, d: combat_actions.resolve_clear_jam(w, a),
+    "reload": lambda w, a, d: weapon_actions.resolve_reload(w, a),
+    "clear_jam": lambda w, a, d: weapon_actions.resolve_clear_jam(w, a),
     "damage_apply": lambda w, a, d: health_actions.resolve_damage_apply(w, a),
     "heal_wounds": lambda w, a, d: health_actions.resolve_heal_wounds(w, a),
     "catch_breath": health_actions.resolve_catch_breath,
