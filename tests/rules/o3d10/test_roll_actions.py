@@ -164,3 +164,49 @@ def test_refusals(
         from rules.i18n import translate
 
         translate(refused.value.message, locale, kit.system.messages, strict=True)
+
+
+def test_encumbrance_hits_dexterity_skills_out_of_combat_and_spells_always(kit: Any) -> None:
+    world = kit.make_world()
+    # Casilda: estorbo 1. Armas a Distancia (Destreza) out of combat: 7 + 5 + 5 - 1.
+    rolled, _ = kit.run(world, "skill", "casilda", {"skill": "armas_a_distancia"}, dice=[5, 5, 5])
+    assert rolled.cards[0].outcome.key == "rolled"
+    assert "Estorbo -1" in kit.render(rolled.cards[0])
+    assert "Total 16" in kit.render(rolled.cards[0])
+    notice, _ = kit.run(world, "skill", "casilda", {"skill": "advertir_notar"}, dice=[5, 5, 5])
+    assert "Total 16" in kit.render(notice.cards[0]) and "Estorbo" not in kit.render(
+        notice.cards[0]
+    )
+    _, fighting = kit.run(world, "combat_start", "casilda", {"roll_all": False}, by_gm=True)
+    rolled, _ = kit.run(
+        fighting, "skill", "casilda", {"skill": "armas_a_distancia"}, dice=[5, 5, 5]
+    )
+    assert "Total 17" in kit.render(rolled.cards[0])
+    spell, _ = kit.run(fighting, "skill", "casilda", {"skill": "conjurar"}, dice=[5, 5, 5])
+    assert "Total 13" in kit.render(spell.cards[0])  # 6 + 3 + 5 - 1
+
+
+def test_natural_one_on_attribute_rolls_is_a_setting(kit: Any) -> None:
+    params = {"attribute": "fisico", "level": "facil"}
+    plain, _ = kit.run(kit.make_world(), "attribute", "aldara", params, dice=[1, 1, 7])
+    assert plain.cards[0].outcome.key == "success"
+    strict = kit.make_world(settings={"natural_one_attribute": True})
+    failed, _ = kit.run(strict, "attribute", "aldara", params, dice=[1, 1, 7])
+    assert failed.cards[0].outcome.key == "failure"
+    kit.check_translates(failed)
+
+
+def test_rank_stacking_setting_through_the_system(kit: Any) -> None:
+    hurt = {"heridas": 24}
+    steps = kit.with_state(kit.make_world(), "aldara", **hurt)
+    rolled, _ = kit.run(
+        steps, "skill", "aldara", {"skill": "sigilo", "give_token": True}, dice=[5, 3, 9]
+    )
+    assert rolled.cards[0].dice[0].kept  # badly hurt and token cancel: the median
+    wins = kit.with_state(
+        kit.make_world(settings={"rank_stacking": "lowest_wins"}), "aldara", **hurt
+    )
+    rolled, _ = kit.run(
+        wins, "skill", "aldara", {"skill": "sigilo", "give_token": True}, dice=[5, 3, 9]
+    )
+    assert rolled.cards[0].dice[1].kept
