@@ -18,7 +18,7 @@ from rules.cunchillos.common import (
 )
 from rules.cunchillos.damage import Hit, parry_strength
 from rules.cunchillos.health import apply_hits, arm_state, hit_points, timers_of
-from rules.cunchillos.initiative import declaration_of, step_of_action
+from rules.cunchillos.initiative import declaration_of, entry_for, step_of_action
 from rules.cunchillos.modifiers import (
     condition_modifiers,
     incapacitated,
@@ -170,7 +170,9 @@ def resolve_attack(world: World, action: Action, dice: DiceSource) -> Resolution
     if ranged and not weapon.pistol:
         raise refuse("not_a_firearm", "not_a_firearm", "params.range", weapon=weapon.label)
     declared, index = use_actions(att)
-    step = step_of_action(att.sheet.initiative[0], index, bool(declared.get("two_weapons")))
+    first_round = int(dict(world.data.get("cunchillos", {}) or {}).get("round", 1) or 1) <= 1
+    initiative = entry_for(att.id, att.name, att.sheet, att.state, first_round).primary
+    step = step_of_action(initiative, index, bool(declared.get("two_weapons")))
     data = dict(world.data.get("cunchillos", {}) or {})
     engaged = {key: list(value) for key, value in dict(data.get("attackers", {}) or {}).items()}
     attackers = engaged.get(dfn.id, [])

@@ -15,7 +15,7 @@ def test_grapple_then_escape_at_plus_five_then_plus_ten_then_surrender(h: Any) -
     assert w.actors["ines"].state["grapple"]["losses"] == 1
     res, w = h.run(w, "escape", "ines", [4, 5, 1, 2])
     assert "Liberarse de un apresamiento (intentos fallidos: 1)" in h.all_texts(res)
-    assert [line.value for line in res.cards[0].sections[0].lines if line.value][0] == "+5"
+    assert next(line.value for line in res.cards[0].sections[0].lines if line.value) == "+5"
     res, w = h.run(w, "escape", "ines", [1, 2, 1, 3])
     assert "+10" in [line.value for line in res.cards[0].sections[0].lines]
     assert w.actors["ines"].state["grapple"]["surrendered"]
