@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
-from rules.brp_d10 import actions_checks, actions_combat, actions_health
+from rules.brp_d10 import actions_checks, actions_combat, actions_damage, actions_health
 from rules.brp_d10.cards import read_actor
 from rules.brp_d10.messages import MESSAGES
 from rules.brp_d10.samples import SAMPLE_SHEETS
@@ -215,8 +215,8 @@ RESOLVERS: Mapping[str, Resolver] = {
     "attack": actions_combat.resolve_attack_action,
     "parry": actions_combat.resolve_defence,
     "dodge": actions_combat.resolve_defence,
-    "damage": actions_combat.resolve_damage,
-    "endure": actions_combat.resolve_endure,
+    "damage": actions_damage.resolve_damage,
+    "endure": actions_damage.resolve_endure,
     "aim": actions_combat.resolve_aim,
     "reload": actions_combat.resolve_reload,
     "treat": actions_health.resolve_treat,
