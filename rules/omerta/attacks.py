@@ -35,6 +35,7 @@ from rules.omerta.combat import (
     total,
     weapon_of,
 )
+from rules.omerta.damage import take_hits
 from rules.omerta.hits import deliver, shotgun_expression
 from rules.omerta.sheet import Weapon, parse_sheet
 from rules.omerta.state import counters
@@ -301,16 +302,16 @@ def _single(
     their = counters(target, ctx.now)
     unconscious = "unconscious" in target.statuses
     if unconscious and str(ctx.settings.get("unconscious_attack", "any")) == "any":
-        delivered = deliver(ctx.world, ctx.now, weapon, target, dice, critical=False)
+        killed = take_hits(target, parse_sheet(target.sheet), (), ctx.now, is_attack=True)
         state, add, remove, lines = attacker_state(ctx, weapon, None, target.id, 1)
-        effects = [ActorChange(ctx.actor.id, state, add, remove), delivered.outcome.change]
+        effects = [ActorChange(ctx.actor.id, state, add, remove), killed.change]
         card = attack_card(
             ctx,
             weapon,
             None,
             (),
-            delivered.dice,
-            (Section(t("section.effects"), (*lines, *delivered.lines)),),
+            (),
+            (Section(t("section.effects"), (*lines, *killed.lines)),),
             target=target.id,
         )
         return Resolution(action, (card,), tuple(effects))
