@@ -139,10 +139,11 @@ def in_combat(draft: Draft) -> bool:
 
 
 def benny_source(draft: Draft, actor_id: str) -> str | None:
-    """Where a benny for this actor comes from: its own pool, or (GM actors) the GM's."""
+    """Where a benny comes from: the actor's own, or the GM's pool for the GM's (non-hero) actors."""
     if int(draft.get(actor_id, "bennies", 0)) > 0:
         return "own"
-    if draft.actor(actor_id).owner is None and int(draft.data("gm_bennies", 0)) > 0:
+    gm_side = draft.actor(actor_id).owner is None and draft.sheet(actor_id).side != "heroes"
+    if gm_side and int(draft.data("gm_bennies", 0)) > 0:
         return "gm"
     return None
 

@@ -314,7 +314,12 @@ def test_attack_refusals() -> None:
 def test_frenzy_rolls_two_fighting_dice_and_one_wild_die() -> None:
     world = make_world()
     _, resolution = run(
-        world, "attack", "barbara", {"weapon": "espada_larga", "frenzy": True}, ("ogro",), [2, 9, 6, 1]
+        world,
+        "attack",
+        "barbara",
+        {"weapon": "espada_larga", "frenzy": True},
+        ("ogro",),
+        [2, 9, 6, 1],
     )
     assert [d.role for d in resolution.cards[0].dice] == ["trait", "trait", "wild"]
     assert [d.kept for d in resolution.cards[0].dice] == [False, True, True]
