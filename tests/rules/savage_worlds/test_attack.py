@@ -67,7 +67,7 @@ def test_extermination_order_moves_hits_to_the_next_target_when_one_falls() -> N
     world, first = run(world, "damage", "agente", {"attack": "atk1", "hit": 0}, (), [1, 2])
     assert first.cards[0].target == "terrorista1"
     # Second hit: 13, a wound: the Extra is out.
-    world, second = run(world, "damage", "agente", {"attack": "atk1", "hit": 1}, (), [6, 3, 4])
+    world, _second = run(world, "damage", "agente", {"attack": "atk1", "hit": 1}, (), [6, 3, 4])
     assert "incapacitated" in world.actors["terrorista1"].statuses
     # Third hit goes on to terrorist 2.
     world, third = run(world, "damage", "agente", {"attack": "atk1", "hit": 2}, (), [2, 2])
@@ -93,7 +93,7 @@ def test_hits_resolve_one_at_a_time_and_never_twice() -> None:
     )
     # 2d6 = 12 +1d6? no raise (total 5 vs 4): 12 against Toughness 11: Shaken; the ogre has a benny
     # but nothing to soak, so it applies at once.
-    world, hit = run(world, "damage", "agente", {"attack": "atk1", "hit": 0}, (), [6, 5, 1])
+    world, _hit = run(world, "damage", "agente", {"attack": "atk1", "hit": 0}, (), [6, 5, 1])
     assert "stunned" in world.actors["ogro"].statuses
     with pytest.raises(RulesError) as error:
         run(world, "damage", "agente", {"attack": "atk1", "hit": 0})

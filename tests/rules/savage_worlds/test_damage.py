@@ -90,7 +90,7 @@ def test_soak_reroll_keeps_the_best_and_apply_folds_the_rest() -> None:
         run(world, "soak", "barbara", {"pending": pending})
     assert error.value.code == "no_bennies"
     # 3 wounds left: exactly three, not incapacitated.
-    world, applied = run(world, "damage_apply", "barbara", {"pending": pending})
+    world, _applied = run(world, "damage_apply", "barbara", {"pending": pending})
     assert world.actors["barbara"].state["wounds"] == 3
     assert "incapacitated" not in world.actors["barbara"].statuses
 
@@ -145,7 +145,7 @@ def test_extras_are_out_with_any_wound_and_cannot_soak() -> None:
     soakers = make_world({"extras_soak": True, "auto_apply": False})
     soakers, _ = run(soakers, "hurt", "terrorista2", {"damage": 9})
     pending = next(iter(soakers.data["pending"]))
-    soakers, soak = run(soakers, "soak", "terrorista2", {"pending": pending}, (), [5])
+    soakers, _soak = run(soakers, "soak", "terrorista2", {"pending": pending}, (), [5])
     assert soakers.data["gm_bennies"] == 1
     assert "incapacitated" not in soakers.actors["terrorista2"].statuses
 
@@ -182,7 +182,9 @@ def test_damage_refusals() -> None:
         with pytest.raises(RulesError) as error:
             run(world, "damage", "agente", params)
         assert error.value.code == code
-    world, first = run(world, "damage", "agente", {"attack": "atk1", "hit": 0}, (), [6, 6, 6, 2, 1])
+    world, _first = run(
+        world, "damage", "agente", {"attack": "atk1", "hit": 0}, (), [6, 6, 6, 2, 1]
+    )
     assert world.data["pending"]
     with pytest.raises(RulesError) as error:
         run(world, "damage", "agente", {"attack": "atk1", "hit": 1})
