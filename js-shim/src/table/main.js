@@ -1,0 +1,217 @@
+// The built-in table page: join, then tokens, the selected sheet, the chat log
+// and (for the GM) the status panel, all fed by the shim core.
+
+import { io } from 'socket.io-client';
+import parser from 'socket.io-msgpack-parser';
+import { createBridgeClient } from '../core/index.js';
+import { createChat } from './chat.js';
+import { $, el } from './dom.js';
+import { renderGmPanel } from './gm.js';
+import { locale, setLocale, t } from './i18n.js';
+import { fillJoinForm, joinForm, onJoin, readJoin } from './join.js';
+import { renderSheet } from './sheet.js';
+import { flashToken, renderTokens } from './tokens.js';
+
+const state = {
+  client: null,
+  welcome: null,
+  actors: new Map(),
+  selected: null,
+};
+
+let chat = null;
+
+function applyWords() {
+  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+}
+
+function showError(error) {
+  const box = $('#errors');
+  const item = el('div', { class: 'error' }, [
+    el('strong', { text: error.code }),
+    ' ',
+    el('span', { text: error.message }),
+    error.field ? el('small', { text: ` (${error.field})` }) : null,
+    el('button', { type: 'button', class: 'error-close', 'aria-label': 'close', text: '×', on: { click: () => item.remove() } }),
+  ]);
+  box.append(item);
+  setTimeout(() => item.remove(), 10000);
+}
+
+function showConnection({ state: now, error }) {
+  const node = $('#connection');
+  node.className = `conn conn--${now}`;
+  node.textContent = t(`state.${now}`);
+  node.title = error?.message ?? '';
+  document.body.dataset.connection = now;
+}
+
+function actorList() {
+  return [...state.actors.values()];
+}
+
+function render() {
+  const selected = state.actors.get(state.selected) ?? null;
+  const role = state.welcome?.role;
+  renderTokens($('#tokens'), actorList(), {
+    selected: state.selected,
+    user: state.welcome?.user,
+    onSelect: (id) => {
+      state.selected = id;
+      render();
+    },
+  });
+  renderSheet($('#sheet'), { actor: selected, role, actors: actorList(), act });
+  renderGmPanel($('#gm-panel'), { actor: selected, role, setStatus });
+}
+
+/** Re-renders what an actor change touches, keeping an open ask form in place. */
+function refreshActor(id) {
+  const selected = state.actors.get(state.selected) ?? null;
+  renderTokens($('#tokens'), actorList(), {
+    selected: state.selected,
+    user: state.welcome?.user,
+    onSelect: (next) => {
+      state.selected = next;
+      render();
+    },
+  });
+  flashToken($('#tokens'), id);
+  if (id === state.selected) {
+    const openForm = $('#sheet .ask');
+    if (!openForm) renderSheet($('#sheet'), { actor: selected, role: state.welcome?.role, actors: actorList(), act });
+    else {
+      const badges = $('#sheet .sheet-head .token-statuses');
+      const fresh = document.createElement('div');
+      renderSheet(fresh, { actor: selected, role: state.welcome?.role, actors: actorList(), act });
+      badges?.replaceWith(fresh.querySelector('.sheet-head .token-statuses'));
+    }
+    renderGmPanel($('#gm-panel'), { actor: selected, role: state.welcome?.role, setStatus });
+  }
+}
+
+async function send(event, payload) {
+  const ack = await state.client.request(event, payload);
+  if (!ack.ok) showError(ack.error);
+  return ack;
+}
+
+async function act(button, { params, targets }) {
+  const ack = await send(button.event, {
+    actor: state.selected,
+    action: button.action,
+    params: { ...button.params, ...params },
+    targets,
+  });
+  return ack.ok;
+}
+
+function setStatus(actor, change) {
+  return send('status_set', { actor, ...change });
+}
+
+function onWelcome(welcome) {
+  state.welcome = welcome;
+  setLocale(welcome.locale);
+  applyWords();
+  state.actors = new Map(welcome.actors.map((a) => [a.id, a]));
+  if (!state.actors.has(state.selected)) {
+    const mine = welcome.actors.find((a) => a.owner === welcome.user);
+    state.selected = (mine ?? welcome.actors[0])?.id ?? null;
+  }
+  $('#world-name').textContent = welcome.world.name;
+  $('#world-system').textContent = welcome.world.system_name;
+  const role = $('#role');
+  role.textContent = welcome.role === 'gm' ? t('gm') : t('player');
+  role.className = `badge badge--${welcome.role}`;
+  $('#whoami').textContent = state.client.name || welcome.user;
+  document.body.dataset.role = welcome.role;
+  $('#join').hidden = true;
+  $('#table').hidden = false;
+  $('#topbar-world').hidden = false;
+  render();
+}
+
+function onStatus(push) {
+  const actor = state.actors.get(push.actor);
+  if (!actor) return;
+  state.actors.set(push.actor, { ...actor, statuses: push.statuses, labels: push.labels, numbers: push.numbers });
+  refreshActor(push.actor);
+}
+
+function onActor(push) {
+  if (push.removed) {
+    state.actors.delete(push.removed);
+    if (state.selected === push.removed) state.selected = null;
+    render();
+    return;
+  }
+  state.actors.set(push.actor.id, push.actor);
+  refreshActor(push.actor.id);
+}
+
+function leave() {
+  state.client?.close();
+  state.client = null;
+  state.welcome = null;
+  state.actors.clear();
+  chat.reset();
+  $('#table').hidden = true;
+  $('#topbar-world').hidden = true;
+  $('#join').hidden = false;
+  showConnection({ state: 'closed' });
+}
+
+function join(values) {
+  state.client?.close();
+  setLocale(values.locale);
+  applyWords();
+  chat.reset();
+  const client = createBridgeClient({
+    url: location.origin,
+    token: values.token,
+    user: values.user,
+    name: values.name || values.user,
+    locale: values.locale,
+    io,
+    parser,
+    timeoutMs: 8000,
+    retries: 3,
+  });
+  client.name = values.name || values.user;
+  state.client = client;
+  client.on('connection', (change) => {
+    showConnection(change);
+    if (change.state === 'refused') {
+      showError(change.error);
+      leave();
+    }
+  });
+  client.on('welcome', onWelcome);
+  client.on('card', (card) => chat.add(card));
+  client.on('status', onStatus);
+  client.on('actor', onActor);
+  showConnection({ state: client.state });
+}
+
+function boot() {
+  const values = readJoin();
+  setLocale(values.locale);
+  applyWords();
+  chat = createChat($('#chat'), {
+    send: (card, action, params) => send('card_action', { card, action, params }),
+  });
+  const form = joinForm();
+  fillJoinForm(form, values);
+  form.elements.namedItem('locale').addEventListener('change', (event) => {
+    setLocale(event.target.value);
+    applyWords();
+  });
+  onJoin(form, join);
+  $('#leave').addEventListener('click', leave);
+  showConnection({ state: 'closed' });
+  if (values.auto) join(values);
+  window.vttTable = { state, locale };
+}
+
+boot();
