@@ -14,7 +14,7 @@ from rules.model import RulesError
 def test_concentrated_fire_hits_one_plus_one_per_5_percent(kit: Any) -> None:
     # Roll 30 at 55: category 25 -> 1 + 5 = 6 bullets; 1D20 = 15 fired.
     faces = [*kit.pct(30), 15, 1, 1, 1, 1, 1, 1]
-    res, world = kit.run(
+    _, world = kit.run(
         kit.make_world(),
         "attack",
         "frank",
@@ -27,7 +27,7 @@ def test_concentrated_fire_hits_one_plus_one_per_5_percent(kit: Any) -> None:
     assert len([w for w in world.actors["jimmy"].state["wounds"] if w["kind"] == "bullet"]) == 6
     assert all(w["location"] is None for w in world.actors["jimmy"].state["wounds"])
     # A miss loses 1D20 bullets.
-    res, missed = kit.run(
+    _res, missed = kit.run(
         kit.make_world(),
         "attack",
         "frank",
@@ -43,7 +43,7 @@ def test_concentrated_fire_capped_by_the_d20_and_the_hit_cap(kit: Any) -> None:
         kit.make_world(), "frank", characteristics={"fue": 4, "con": 14, "des": 4, "agi": 12}
     )
     # Critical 03: category 52 -> 11 bullets, but only 4 hit (DES/2 + FUE/2), each at maximum.
-    res, after = kit.run(
+    _res, after = kit.run(
         world,
         "attack",
         "frank",
@@ -69,7 +69,7 @@ def test_concentrated_fire_capped_by_the_d20_and_the_hit_cap(kit: Any) -> None:
 
 def test_empty_the_magazine(kit: Any) -> None:
     # Success: hits = min(loaded 50, cap 13) = 13; damage 1d10+2 (5) + 5 x 13.
-    res, world = kit.run(
+    _res, world = kit.run(
         kit.make_world(),
         "attack",
         "frank",
@@ -122,7 +122,7 @@ def test_empty_the_magazine_over_chained_targets(kit: Any) -> None:
 
 def test_short_burst(kit: Any) -> None:
     # 1D3 = 3 hits: first located on the d20 (20 = head), then chest and abdomen.
-    res, world = kit.run(
+    _res, world = kit.run(
         kit.make_world(),
         "attack",
         "frank",
