@@ -85,8 +85,6 @@ def resolve_thompson(
             raise RulesError(
                 "chain_too_far", t("error.chain_too_far", maximum=CHAIN_MAX_M), "params.gaps"
             )
-    elif mode in ("concentrated", "short_burst") or params.get("gaps"):
-        pass
     mods = (
         *action_modifiers(ctx, int(params.get("modifier", 0))),
         *target_modifiers(ctx, weapon, first, params),

@@ -8,7 +8,7 @@ puntos de vida según el valor de CON'.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -34,7 +34,6 @@ from rules.omerta.state import (
     SECONDS_PER_DAY,
     Clock,
     clock,
-    counters,
     hp,
     unextracted,
     world_data,
@@ -88,7 +87,7 @@ class _Actor:
     def statuses(self) -> set[str]:
         return (set(self.actor.statuses) - self.remove) | self.add
 
-    def set_status(self, add: set[str] = frozenset(), remove: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+    def set_status(self, add: Iterable[str] = (), remove: Iterable[str] = ()) -> None:
         self.add = (self.add - set(remove)) | set(add)
         self.remove = (self.remove - set(add)) | set(remove)
 
@@ -243,9 +242,7 @@ def _recover_day(walker: _Actor, day: int, dice: DiceSource) -> list[Die]:
             )
         )
         if check.success:
-            gain = (con_recovery(con) if resting else 1) * factor
-            if resting:
-                gain = 1 * factor
+            gain = factor  # CON 2-5 at rest, or any CON without rest: one point
         else:
             gain = 0 if care else -1
     current = min(maximum, current + gain)
@@ -285,7 +282,3 @@ def _jams(walker: _Actor, after: Clock) -> None:
     walker.state["jams"] = jams
     if not jams:
         walker.set_status(remove={"jammed"})
-
-
-def counters_of(actor: Actor, now: Clock) -> Any:
-    return counters(actor, now)
