@@ -241,10 +241,8 @@ def _recover_day(walker: _Actor, day: int, dice: DiceSource) -> list[Die]:
                 t(f"outcome.{check.grade}"),
             )
         )
-        if check.success:
-            gain = factor  # CON 2-5 at rest, or any CON without rest: one point
-        else:
-            gain = 0 if care else -1
+        # CON 2-5 at rest, or any CON without rest: one point; a failure loses one.
+        gain = factor if check.success else (0 if care else -1)
     current = min(maximum, current + gain)
     walker.state["hp"] = current
     walker.lines.append(
