@@ -122,7 +122,11 @@ SAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
-def sample_actors(initial: Callable[[JsonMap], JsonMap]) -> tuple[Actor, ...]:
-    return tuple(
-        Actor(actor_id, name, None, sheet, initial(sheet)) for actor_id, name, sheet in SAMPLES
-    )
+def sample_actors(
+    validate: Callable[[JsonMap], JsonMap], initial: Callable[[JsonMap], JsonMap]
+) -> tuple[Actor, ...]:
+    out = []
+    for actor_id, name, raw in SAMPLES:
+        sheet = validate(raw)
+        out.append(Actor(actor_id, name, None, sheet, initial(sheet)))
+    return tuple(out)

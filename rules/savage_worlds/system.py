@@ -125,7 +125,7 @@ class SavageWorlds(RuleSystem):
         return sheet_buttons(world, actor)
 
     def sample_actors(self) -> tuple[Actor, ...]:
-        return sample_actors(self.initial_state)
+        return sample_actors(self.validate_sheet, self.initial_state)
 
     # -- resolution ---------------------------------------------------------------
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
