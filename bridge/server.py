@@ -71,6 +71,22 @@ class _UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         return self._sock
 
 
+class _Server(socketio.AsyncServer):  # type: ignore[misc]
+    """python-socketio routes a client *event* named ``connect`` or ``disconnect`` to
+    the connection handlers (found by the fuzz test: a fake ``connect`` raised and
+    never acked, a fake ``disconnect`` dropped the session). Such events go to the
+    catch-all handler instead, which answers ``unknown_event``."""
+
+    RESERVED = frozenset({"connect", "connect_error", "disconnect"})
+
+    async def _handle_event_internal(
+        self, server: Any, sid: str, eio_sid: str, data: list[Any], namespace: str, id: Any
+    ) -> None:
+        if data and data[0] in self.RESERVED:
+            data = [f"reserved:{data[0]}", *data[1:]]
+        await super()._handle_event_internal(server, sid, eio_sid, data, namespace, id)
+
+
 @dataclass
 class Connection:
     world_id: str
@@ -116,7 +132,7 @@ class Bridge:
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
         self.shutting_down = False
-        self.sio = socketio.AsyncServer(
+        self.sio = _Server(
             async_mode="aiohttp",
             serializer="msgpack",
             cors_allowed_origins="*",
@@ -511,6 +527,9 @@ def create_app(
 
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()
+        if bridge.sio.eio.sockets:
+            await bridge.sio.eio.disconnect()
+        await bridge.sio.shutdown()
 
     async def on_cleanup(app: web.Application) -> None:
         await store.close()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
-from rules.dice import DiceError
+from rules.dice import DiceError, DiceSource
 
 T = TypeVar("T", bound=Hashable)
 
@@ -54,7 +54,7 @@ class Distribution:
         return sum((p for value, p in self.outcomes.items() if predicate(value)), Fraction(0))
 
 
-def distribution(fn: Callable[[_PrefixDice], T], *, max_dice: int = 12) -> Distribution:
+def distribution(fn: Callable[[DiceSource], T], *, max_dice: int = 12) -> Distribution:
     outcomes: dict[object, Fraction] = {}
     cut = Fraction(0)
     stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]

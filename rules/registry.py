@@ -32,6 +32,9 @@ class Registry:
 
 def default_registry() -> Registry:
     """Every system shipped with the bridge."""
+    from rules.brp_d10 import SYSTEM as BRP_D10
+    from rules.cunchillos import SYSTEM as CUNCHILLOS
     from rules.o3d10 import SYSTEM as O3D10
+    from rules.omerta import SYSTEM as OMERTA
 
-    return Registry([O3D10])
+    return Registry([OMERTA, BRP_D10, CUNCHILLOS, O3D10])

@@ -1,0 +1,77 @@
+"""Nothing acknowledged is lost: kill -9 and restart, SIGTERM mid-load, last_seq catch-up."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from support.live import connect, rid
+from support.process import ServerProcess, cli
+
+ROLL = {"actor": "bruno", "action": "attribute", "params": {"attribute": "fisico"}}
+
+
+async def test_kill_9_then_restart_loses_nothing(tmp_path: Path) -> None:
+    world = cli("world", "create", "Mesa", "--system", "o3d10", "--data", str(tmp_path), "--demo")
+    auth = {"token": world["gm_token"], "user": "dm", "protocol": 1}
+    server = ServerProcess.start(tmp_path)
+    try:
+        client = await connect(server.url, auth)
+        acked = []
+        for _ in range(12):
+            ack = await client.call("roll", {"id": rid(), **ROLL})
+            assert ack["ok"]
+            acked.append((ack["seq"], ack["cards"][0]["dice"]))
+        retry_payload = {"id": rid(), **ROLL}
+        retry_ack = await client.call("roll", retry_payload)
+        server.kill9()
+        await client.close()
+        server = ServerProcess.start(tmp_path)
+        back = await connect(server.url, {**auth, "last_seq": 0})
+        assert back.welcome is not None and back.welcome["seq"] == 13
+        replayed = [await back.next_push("chat_card") for _ in range(13)]
+        assert [(c["seq"], c["dice"]) for c in replayed[:12]] == acked
+        assert [c["seq"] for c in replayed] == list(range(1, 14))
+        again = await back.call("roll", retry_payload)
+        assert again["duplicate"] and again["seq"] == retry_ack["seq"]
+        fresh = await back.call("roll", {"id": rid(), **ROLL})
+        assert fresh["seq"] == 14
+        await back.close()
+    finally:
+        server.stop()
+    listed = cli("world", "list", "--data", str(tmp_path))
+    assert listed["seq"] == 14
+
+
+async def test_sigterm_mid_load_drains_cleanly(tmp_path: Path) -> None:
+    world = cli("world", "create", "Mesa", "--system", "o3d10", "--data", str(tmp_path), "--demo")
+    auth = {"token": world["gm_token"], "user": "dm", "protocol": 1}
+    server = ServerProcess.start(tmp_path)
+    acked: list[int] = []
+    try:
+        client = await connect(server.url, auth)
+
+        async def load() -> None:
+            for _ in range(200):
+                try:
+                    ack = await client.call("roll", {"id": rid(), **ROLL}, timeout=3)
+                except Exception:
+                    return
+                if not ack["ok"]:
+                    assert ack["error"]["code"] == "shutting_down"
+                    return
+                acked.append(ack["seq"])
+
+        task = asyncio.create_task(load())
+        while len(acked) < 5:
+            await asyncio.sleep(0.01)
+        lines = await asyncio.to_thread(server.terminate)
+        await task
+        assert lines[-2:] == ['{"event": "stopping"}', '{"event": "stopped"}']
+        assert server.process.returncode == 0
+        await client.close()
+    finally:
+        server.stop()
+    listed = cli("world", "list", "--data", str(tmp_path))
+    assert listed["seq"] >= max(acked), "an acknowledged event was lost"
+    assert acked == list(range(1, len(acked) + 1))
