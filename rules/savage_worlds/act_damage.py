@@ -22,10 +22,8 @@ from rules.savage_worlds.health import (
     compare,
     effective_toughness,
     roll_damage,
-    soak_roll,
-    soaked_by,
 )
-from rules.savage_worlds.state import Draft, benny_source, require_active, spend_benny
+from rules.savage_worlds.state import Draft, benny_source
 from rules.savage_worlds.tables import BLIND_STEALTH_PENALTY, BLIND_STEALTH_ROF, RAISE
 from rules.savage_worlds.traits import (
     Modifier,
@@ -40,7 +38,7 @@ def _standing(draft: Draft, actor_id: str) -> bool:
     return actor_id in draft.world.actors and not draft.is_out(actor_id)
 
 
-def _pending_of(draft: Draft, key: str, value: str) -> str | None:
+def pending_of(draft: Draft, key: str, value: str) -> str | None:
     for pid, hit in draft.data("pending", {}).items():
         if hit.get(key) == value:
             return str(pid)
@@ -69,7 +67,7 @@ def resolve_damage(
     hit = attack["hits"][index]
     if hit["done"]:
         raise refuse("hit_done", "params.hit", hit=index + 1)
-    if _pending_of(draft, "attack", attack_id) is not None:
+    if pending_of(draft, "attack", attack_id) is not None:
         raise refuse("hit_pending", "params.hit")
     attacker = draft.actor(action.actor_id)
     sheet = draft.sheet(action.actor_id)
@@ -85,7 +83,7 @@ def resolve_damage(
     if attack["mode"] == "extermination":
         # 'los impactos ... irán en orden a los enemigos ... en cuanto uno muera o caiga, seguirán'.
         target = next((tg for tg in attack["queue"] if _standing(draft, tg)), None)
-    if target is not None and _pending_of(draft, "target", target) is not None:
+    if target is not None and pending_of(draft, "target", target) is not None:
         raise refuse("hit_pending", "params.hit")
     _store_attack(draft, attack_id, attack)
     if target is None or not _standing(draft, target):
@@ -150,7 +148,7 @@ def resolve_damage(
     lines.append(
         Line(t("line.damage_vs", damage=damage.total, target=victim.name, toughness=toughness))
     )
-    return _settle(
+    return settle(
         action, draft, attacker.name, target, result, lines, rolled, dice, settings, attack_id
     )
 
@@ -189,7 +187,7 @@ def _blind_evade(
     )
 
 
-def _settle(
+def settle(
     action: Action,
     draft: Draft,
     speaker_name: str,
@@ -231,7 +229,7 @@ def _settle(
             "soak_rolls": 0,
         }
         draft.set_data("pending", pending)
-        follow = _pending_buttons(pid, target, result.wounds, victim.name)
+        follow = pending_buttons(pid, target, result.wounds, victim.name)
         lines.append(Line(t("line.pending", actor=victim.name)))
     elif result.wounds or result.shaken:
         applied = apply_hit(draft, target, result.wounds, result.shaken, False, dice, settings)
@@ -240,7 +238,7 @@ def _settle(
     return _card(action, draft, speaker_name, target, lines, rolled, outcome, follow)
 
 
-def _pending_buttons(pid: str, target: str, wounds: int, name: str) -> tuple[FollowUp, ...]:
+def pending_buttons(pid: str, target: str, wounds: int, name: str) -> tuple[FollowUp, ...]:
     soak = FollowUp(
         f"soak-{pid}",
         t("follow.soak"),
@@ -284,126 +282,3 @@ def _card(
         ),
         draft.effects(),
     )
-
-
-def _pending(draft: Draft, action: Action) -> tuple[str, dict[str, Any]]:
-    pid = str(action.params["pending"])
-    hit = draft.data("pending", {}).get(pid)
-    if hit is None:
-        raise refuse("unknown_pending", "params.pending", pending=pid[:40])
-    if hit["target"] != action.actor_id:
-        raise refuse("not_your_hit", "actor")
-    return pid, dict(hit)
-
-
-def resolve_soak(
-    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
-) -> Resolution:
-    """'El éxito ... reduce la cantidad de heridas sufridas en una, más otra por cada aumento'.
-
-    One soak per attack; another benny rerolls it and the best roll counts.
-    """
-    draft = Draft(world)
-    pid, hit = _pending(draft, action)
-    name = draft.actor(action.actor_id).name
-    if hit["wounds"] <= 0:
-        raise refuse("nothing_to_soak", "params.pending")
-    if not draft.sheet(action.actor_id).wild_card and not settings.get("extras_soak", False):
-        raise refuse("extras_cannot_soak", "actor", actor=name)
-    source = spend_benny(draft, action.actor_id)
-    roll = soak_roll(draft, action.actor_id, dice, settings)
-    soaked = soaked_by(roll)
-    best = max(int(hit["soaked"]), soaked)
-    hit["soaked"], hit["soak_rolls"] = best, int(hit["soak_rolls"]) + 1
-    lines = [
-        Line(t("line.benny_spent", source=t(f"benny.{source}"))),
-        *trait_lines(roll),
-        Line(t("line.soaked", soaked=soaked, best=best, wounds=hit["wounds"])),
-    ]
-    if hit["soak_rolls"] > 1:
-        lines.append(Line(t("line.soak_reroll")))
-    pending = dict(draft.data("pending", {}))
-    rolled = list(roll.dice)
-    follow: tuple[FollowUp, ...] = ()
-    if best >= hit["wounds"]:
-        pending.pop(pid)
-        draft.set_data("pending", pending)
-        applied = apply_hit(draft, action.actor_id, 0, False, True, dice, settings)
-        lines += applied.lines
-    else:
-        pending[pid] = hit
-        draft.set_data("pending", pending)
-        left = int(hit["wounds"]) - best
-        lines.append(Line(t("line.wounds_left", wounds=left)))
-        follow = _pending_buttons(pid, action.actor_id, left, name)
-    outcome = Outcome(
-        "soaked" if soaked else "failure",
-        t("outcome.soaked", count=soaked) if soaked else t("outcome.failure"),
-        soaked > 0,
-        roll.total - roll.tn,
-    )
-    return Resolution(
-        action,
-        (
-            card(
-                "soak",
-                t("card.soak", actor=name),
-                action.actor_id,
-                lines,
-                dice=rolled,
-                outcome=outcome,
-                actions=follow,
-            ),
-        ),
-        draft.effects(),
-    )
-
-
-def resolve_apply(
-    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
-) -> Resolution:
-    draft = Draft(world)
-    pid, hit = _pending(draft, action)
-    pending = dict(draft.data("pending", {}))
-    pending.pop(pid)
-    draft.set_data("pending", pending)
-    wounds = max(0, int(hit["wounds"]) - int(hit["soaked"]))
-    soaked_all = int(hit["wounds"]) > 0 and wounds == 0
-    applied = apply_hit(
-        draft, action.actor_id, wounds, bool(hit["shaken"]), soaked_all, dice, settings
-    )
-    name = draft.actor(action.actor_id).name
-    lines = [
-        Line(t("line.applying", damage=hit["damage"], toughness=hit["toughness"])),
-        *applied.lines,
-    ]
-    return Resolution(
-        action,
-        (
-            card(
-                "damage_apply",
-                t("card.damage_apply", actor=name),
-                action.actor_id,
-                lines,
-                dice=applied.dice,
-                target=action.actor_id,
-            ),
-        ),
-        draft.effects(),
-    )
-
-
-def resolve_hurt(
-    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
-) -> Resolution:
-    """GM lever: damage from outside an attack (a fall, a trap) against Toughness."""
-    draft = Draft(world)
-    target = action.actor_id
-    require_active(draft, target)
-    if _pending_of(draft, "target", target) is not None:
-        raise refuse("hit_pending", "actor")
-    toughness = effective_toughness(draft.sheet(target), int(action.params["ap"]))
-    result = compare(int(action.params["damage"]), toughness, draft.has(target, "stunned"))
-    name = draft.actor(target).name
-    lines = [Line(t("line.damage_vs", damage=result.damage, target=name, toughness=toughness))]
-    return _settle(action, draft, name, target, result, lines, [], dice, settings, None)

@@ -21,7 +21,15 @@ from rules.model import (
     t,
 )
 from rules.params import Param
-from rules.savage_worlds import act_attack, act_damage, act_gear, act_rounds, act_turn, xcom
+from rules.savage_worlds import (
+    act_attack,
+    act_damage,
+    act_gear,
+    act_rounds,
+    act_soak,
+    act_turn,
+    xcom,
+)
 from rules.savage_worlds.actions import ACTIONS, ATTACK_PARAMS, TRAIT_PARAMS
 from rules.savage_worlds.buttons import sheet_buttons
 from rules.savage_worlds.messages import MESSAGES
@@ -43,9 +51,9 @@ HANDLERS: Mapping[str, Handler] = {
     "benny": act_turn.resolve_benny,
     "attack": act_attack.resolve_attack,
     "damage": act_damage.resolve_damage,
-    "soak": act_damage.resolve_soak,
-    "damage_apply": act_damage.resolve_apply,
-    "hurt": act_damage.resolve_hurt,
+    "soak": act_soak.resolve_soak,
+    "damage_apply": act_soak.resolve_apply,
+    "hurt": act_soak.resolve_hurt,
     "reload": act_gear.resolve_reload,
     "ready": act_gear.resolve_ready,
     "bipod": act_gear.resolve_bipod,

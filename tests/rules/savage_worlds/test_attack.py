@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
 from sw_helpers import make_world, run, with_state
 
+from rules.dice import Die
 from rules.model import Resolution, RulesError, World
+from rules.probability import distribution
+from rules.rolls import roll_die
+from rules.savage_worlds.attacks import place_wild, shots
 
 
 def _mods(resolution: Resolution) -> dict[str, Any]:
@@ -323,3 +328,27 @@ def test_frenzy_rolls_two_fighting_dice_and_one_wild_die() -> None:
     )
     assert [d.role for d in resolution.cards[0].dice] == ["trait", "trait", "wild"]
     assert [d.kept for d in resolution.cards[0].dice] == [False, True, True]
+
+
+def _autofire_hits(dice: Any) -> int:
+    trait = tuple(roll_die(dice, 6, "trait") for _ in range(2))
+    wild = roll_die(dice, 6, "wild")
+    return sum(1 for shot in shots(trait, wild, 0, [None, None], [4, 4]) if shot.hit)
+
+
+def test_exact_hits_at_rof_2_with_the_wild_die_replacing_the_first_failure() -> None:
+    """d6 against 4 is an even chance (aces cannot turn a miss into a hit): P(0, 1, 2 hits) =
+    1/8, 3/8, 1/2 with the wild die replacing one failed die."""
+    found = distribution(_autofire_hits)
+    assert found.cut == 0
+    assert found.outcomes == {0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(1, 2)}
+
+
+def test_wild_die_replaces_only_the_first_failed_die_it_turns_into_a_hit() -> None:
+    faces = [Die(8, (2,), "trait"), Die(8, (3,), "trait"), Die(8, (5,), "trait")]
+    result = shots(tuple(faces), Die(6, (4,), "wild"), 0, [None] * 3, [4, 4, 4])
+    assert [s.by_wild for s in result] == [True, False, False]
+    # a wild die that would not hit replaces nothing
+    assert place_wild(tuple(faces), Die(6, (3,), "wild"), 0, [4, 4, 4]) is None
+    # per-target thresholds (assigned mode): it skips a failure it cannot fix
+    assert place_wild(tuple(faces), Die(6, (5,), "wild"), 0, [6, 4, 4]) == 1
