@@ -119,3 +119,11 @@ def test_injury_lowers_the_attribute_one_step() -> None:
         world, "trait", "agente", {"trait": "agilidad", "free": True}, (), [6, 6, 1, 2]
     )
     assert resolution.cards[0].dice[0].sides == 6
+
+
+@pytest.mark.parametrize(("setting", "key"), [(True, "fumble"), (False, "failure")])
+def test_critical_failure_world_setting(setting: bool, key: str) -> None:
+    world = make_world({"critical_failure": setting})
+    _, resolution = run(world, "trait", "agente", {"trait": "notar", "free": True}, (), [1, 1])
+    assert resolution.cards[0].outcome is not None
+    assert resolution.cards[0].outcome.key == key
