@@ -80,8 +80,15 @@ export async function startServer(data, { port = 0 } = {}) {
 /** A data dir with one demo world and the server running on it. */
 export async function startTable(options = {}) {
   const data = await makeDataDir();
-  const world = await createWorld(data, options);
-  const server = await startServer(data);
+  let world;
+  let server;
+  try {
+    world = await createWorld(data, options);
+    server = await startServer(data);
+  } catch (error) {
+    await rm(data, { recursive: true, force: true });
+    throw error;
+  }
   return {
     data,
     world,
