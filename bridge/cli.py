@@ -16,6 +16,7 @@ from aiohttp import web
 from bridge.server import create_app
 from bridge.store import AsyncStore, SQLiteStore
 from bridge.worlds import create_world
+from rules.dice import SeededDice
 from rules.registry import default_registry
 
 DEFAULT_DATA = Path("data")
@@ -38,10 +39,23 @@ def _parse_settings(pairs: list[str]) -> dict[str, Any]:
     return settings
 
 
-async def serve(host: str, port: int, data: Path, sync: str) -> None:
+class _SeededStream:
+    """One seeded stream shared by every request, for repeatable test and soak servers."""
+
+    def __init__(self, seed: int) -> None:
+        self._dice = SeededDice(seed)
+
+    def __call__(self) -> SeededDice:
+        return self._dice
+
+
+async def serve(host: str, port: int, data: Path, sync: str, dice_seed: int | None) -> None:
     registry = default_registry()
     store = AsyncStore(_store(data, sync))
-    app = create_app(store, registry)
+    if dice_seed is None:
+        app = create_app(store, registry)
+    else:
+        app = create_app(store, registry, dice_factory=_SeededStream(dice_seed))
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -77,6 +91,12 @@ def main(argv: list[str] | None = None) -> int:
         default="full",
         help="SQLite synchronous mode: full survives power loss, normal only crashes",
     )
+    p_serve.add_argument(
+        "--dice-seed",
+        type=int,
+        default=None,
+        help="FOR TESTS AND SOAK RUNS ONLY: seeded dice instead of the OS's CSPRNG",
+    )
 
     p_world = sub.add_parser("world", help="manage worlds")
     wsub = p_world.add_subparsers(dest="world_command", required=True)
@@ -96,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if args.command == "serve":
-        asyncio.run(serve(args.host, args.port, args.data, args.sync.upper()))
+        asyncio.run(serve(args.host, args.port, args.data, args.sync.upper(), args.dice_seed))
         return 0
     if args.command == "demo":
         from bridge.demo import ensure_demo_worlds

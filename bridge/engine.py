@@ -140,16 +140,23 @@ def _action(
     request: ActionRequest,
     dice: DiceSource,
 ) -> Result:
-    world.actor(request.actor)
     spec = system.action_spec(request.action)
+    if request.actor is None:
+        if not spec.gm_only:
+            return Rejected("invalid_field", "actor")
+        if session.role != "gm":
+            return Rejected("gm_only", "action")
+    else:
+        world.actor(request.actor)
     if spec.event != event:
         return Rejected("wrong_event", "action", detail={"event": spec.event})
-    refused = _authorize_actor(system, world, session, request.actor, request.action)
-    if refused:
-        return refused
+    if request.actor is not None:
+        refused = _authorize_actor(system, world, session, request.actor, request.action)
+        if refused:
+            return refused
     action = Action(
         request.action,
-        request.actor,
+        request.actor or "",
         dict(request.params),
         tuple(request.targets),
         by_gm=session.role == "gm",

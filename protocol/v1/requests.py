@@ -44,10 +44,14 @@ class Auth(Model):
 
 
 class ActionRequest(Model):
-    """``roll``, ``attack``, ``damage_apply``, ``soak``, ``heal``, ``gm_action``."""
+    """``roll``, ``attack``, ``damage_apply``, ``soak``, ``heal``, ``gm_action``.
+
+    ``actor`` may be left out (null) only for a GM-only action that concerns the
+    whole world (start combat, next round...).
+    """
 
     id: RequestId
-    actor: ActorId
+    actor: ActorId | None = None
     action: Slug
     params: Params = {}
     targets: Annotated[list[ActorId], Field(max_length=20)] = []

@@ -189,3 +189,20 @@ async def test_unsupported_protocol_is_refused(env: Env, version: int) -> None:
     data = caught.value.data
     assert data["code"] == "unsupported_protocol"
     assert "version 1" in data["message"]
+
+
+@pytest.mark.parametrize("event", ["connect", "disconnect", "connect_error"])
+async def test_reserved_event_names_are_unknown_events(env: Env, event: str) -> None:
+    gm = await env.join()
+    before = env.seq()
+    ack = await gm.call(event, {"id": rid(), "token": "x"})
+    assert ack["error"]["code"] == "unknown_event"
+    await _still_usable(env, gm, before)
+
+
+async def test_actor_may_be_left_out_only_for_gm_world_actions(env: Env) -> None:
+    gm = await env.join()
+    ack = await gm.call(
+        "roll", {"id": rid(), "action": "attribute", "params": {"attribute": "fisico"}}
+    )
+    assert (ack["error"]["code"], ack["error"]["field"]) == ("invalid_field", "actor")
