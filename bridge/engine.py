@@ -210,7 +210,11 @@ def _card_action(
     )
     new_world, resolution = _resolve(system, world, session, action, dice)
     marks = ((request.card, follow["id"]),) if follow["once"] else ()
-    return replace(_accepted(system, world, new_world, resolution.cards), used_follow_ups=marks)
+    accepted = _accepted(system, world, new_world, resolution.cards)
+    used_pushes = [
+        {"type": "card_update", "card_id": card_id, "used": [action]} for card_id, action in marks
+    ]
+    return replace(accepted, pushes=accepted.pushes + used_pushes, used_follow_ups=marks)
 
 
 def _param_from_json(raw: Mapping[str, Any]) -> Param:

@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -92,6 +92,7 @@ class Connection:
     world_id: str
     session: Session
     last_seq: int | None
+    welcomed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def payload_hash(event: str, payload: Any) -> str:
@@ -255,6 +256,7 @@ class Bridge:
                     after = rows[-1].seq
             await self.sio.enter_room(sid, self._room(world.id, session), namespace=NAMESPACE)
             runtime.members[(session.role, session.locale)] += 1
+            conn.welcomed.set()
 
     async def _used(self, world_id: str, rows: list[EventRow]) -> set[tuple[str, str]]:
         ids = [
@@ -326,6 +328,13 @@ class Bridge:
             return self._error("gm_only", locale)
         if self.shutting_down:
             return self._error("shutting_down", locale)
+        if not conn.welcomed.is_set():
+            # A request sent before the welcome waits for it, so its pushes reach this
+            # socket in order after the backlog (the socket joins its room there).
+            try:
+                await asyncio.wait_for(conn.welcomed.wait(), WELCOME_WAIT_SECONDS)
+            except TimeoutError:
+                return self._error("internal_error", locale)
         runtime = await self.runtime(conn.world_id)
         async with runtime.lock:
             return await self._apply(runtime, session, event, payload, request)
@@ -461,6 +470,18 @@ class Bridge:
                 )
             elif kind == "actor_update":
                 out.append(("actor_update", self._actor_update(runtime, seq, push, session)))
+            elif kind == "card_update":
+                out.append(
+                    (
+                        "card_update",
+                        {
+                            "seq": seq,
+                            "world": world.id,
+                            "card_id": push["card_id"],
+                            "used": push["used"],
+                        },
+                    )
+                )
         return out
 
     def _actor_update(

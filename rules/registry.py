@@ -36,5 +36,6 @@ def default_registry() -> Registry:
     from rules.cunchillos import SYSTEM as CUNCHILLOS
     from rules.o3d10 import SYSTEM as O3D10
     from rules.omerta import SYSTEM as OMERTA
+    from rules.savage_worlds import SYSTEM as SAVAGE_WORLDS
 
-    return Registry([OMERTA, BRP_D10, CUNCHILLOS, O3D10])
+    return Registry([OMERTA, BRP_D10, CUNCHILLOS, O3D10, SAVAGE_WORLDS])

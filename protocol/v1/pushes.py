@@ -135,6 +135,15 @@ class ActorUpdate(Model):
     removed: str | None = None
 
 
+class CardUpdate(Model):
+    """Buttons of an earlier card were used (``used`` lists their ids): disable them."""
+
+    seq: int
+    world: str
+    card_id: str
+    used: list[str]
+
+
 class AckOk(Model):
     ok: Literal[True] = True
     seq: int

@@ -14,6 +14,7 @@ Slug = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
 RequestId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 ActorId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 UserId = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+FollowUpId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.:-]{0,63}$")]
 CardId = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,15}\.[0-9]{1,3}$")]
 StatusId = Literal[CANONICAL_STATUSES]  # type: ignore[valid-type]
 SafeInt = Annotated[int, Field(ge=-(2**53) + 1, le=2**53 - 1)]
@@ -62,7 +63,7 @@ class CardActionRequest(Model):
 
     id: RequestId
     card: CardId
-    action: Slug
+    action: FollowUpId
     params: Params = {}
 
 

@@ -32,6 +32,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "chat_card": pushes.ChatCard,
     "token_status": pushes.TokenStatus,
     "actor_update": pushes.ActorUpdate,
+    "card_update": pushes.CardUpdate,
 }
 
 

@@ -140,6 +140,8 @@ async def test_follow_up_button_on_a_card(env: Env) -> None:
     )
     assert answer["ok"], answer
     assert answer["cards"][0]["sections"][0]["lines"][-1] == "Gana Aldara"
+    update = await ana.next_push("card_update")
+    assert (update["card_id"], update["used"]) == (card["card_id"], [button["id"]])
     again = await beto.call(
         "card_action", {"id": rid(), "card": card["card_id"], "action": button["id"]}
     )

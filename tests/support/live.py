@@ -100,7 +100,7 @@ async def connect(url: str, auth: Any, *, wait_welcome: bool = True) -> Client:
         return record
 
     sio.on("welcome", on_welcome, namespace=NS)
-    for name in ("chat_card", "token_status", "actor_update"):
+    for name in ("chat_card", "token_status", "actor_update", "card_update"):
         sio.on(name, recorder(name), namespace=NS)
     try:
         await sio.connect(url, namespaces=[NS], auth=auth, transports=["websocket"], wait_timeout=5)
