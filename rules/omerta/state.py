@@ -144,3 +144,11 @@ def is_dead(actor: Actor) -> bool:
 
 def is_down(actor: Actor) -> bool:
     return "unconscious" in actor.statuses or "dead" in actor.statuses
+
+
+def wounded(actor: Actor) -> bool:
+    """The canonical ``wounded`` status: alive with hit points below the sheet's maximum."""
+    if is_dead(actor):
+        return False
+    maximum = actor.sheet.get("hp")
+    return isinstance(maximum, int) and hp(actor) < maximum

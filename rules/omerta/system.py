@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rules.dice import DiceError, DiceSource
@@ -24,10 +25,10 @@ from rules.omerta.messages import MESSAGES
 from rules.omerta.samples import SAMPLE_SHEETS
 from rules.omerta.sheet import parse_sheet, sheet_to_json
 from rules.omerta.specs import ACTIONS, SETTINGS
-from rules.omerta.state import clock, initial_state, unextracted
+from rules.omerta.state import clock, initial_state, unextracted, wounded
 from rules.omerta.timeflow import advance
 from rules.params import Param
-from rules.system import ActionSpec, Button, RuleSystem
+from rules.system import ActionSpec, Button, RuleSystem, apply_effects
 
 Resolver = Callable[[World, Action, DiceSource], Resolution]
 
@@ -108,6 +109,23 @@ class Omerta(RuleSystem):
                 t("error.invalid_request", problem=type(problem).__name__),
                 "params",
             ) from None
+
+    def apply(self, world: World, resolution: Resolution) -> World:
+        """The effects, then the canonical ``wounded`` status kept in step with hit points."""
+        changed = apply_effects(world, resolution.effects)
+        touched = {e.actor_id for e in resolution.effects if isinstance(e, ActorChange)}
+        for actor_id in sorted(touched):
+            actor = changed.actors.get(actor_id)
+            if actor is None:
+                continue
+            statuses = set(actor.statuses)
+            if wounded(actor):
+                statuses.add("wounded")
+            else:
+                statuses.discard("wounded")
+            if statuses != set(actor.statuses):
+                changed = changed.with_actor(replace(actor, statuses=frozenset(statuses)))
+        return changed
 
     def set_status(
         self, world: World, actor_id: str, add: frozenset[str], remove: frozenset[str]

@@ -1,0 +1,227 @@
+"""Omertà through the real server: the seed's worked examples with scripted dice, every
+follow-up chain pressed with ``card_action``, refusals with their codes, time and undo.
+
+Percentile dice are two d10 (tens, units; a 10 reads 0): ``pct(47)`` scripts a 47.
+Sample actors: jimmy (player-jimmy), frank (player-frank), sanderson (player-sanderson) and
+tony (a PNJ: only the Don acts for him).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import scenario
+from support.live import Client, Env, make_env, rid
+
+
+def pct(value: int) -> list[int]:
+    tens, units = divmod(value % 100, 10)
+    return [tens or 10, units or 10]
+
+
+@pytest.fixture
+async def om(tmp_path: Path, aiohttp_server: Any) -> AsyncIterator[Env]:
+    async for value in make_env(tmp_path, aiohttp_server, "omerta"):
+        yield value
+
+
+async def act(
+    client: Client,
+    event: str,
+    actor: str | None,
+    action: str,
+    params: dict[str, Any] | None = None,
+    targets: tuple[str, ...] = (),
+    *,
+    ok: bool = True,
+) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "id": rid(),
+        "action": action,
+        "params": params or {},
+        "targets": list(targets),
+    }
+    if actor is not None:
+        payload["actor"] = actor
+    ack = await client.call(event, payload)
+    if ok:
+        assert ack["ok"], ack
+    return ack
+
+
+async def press(
+    client: Client, card: dict[str, Any], follow: str, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return await client.call(
+        "card_action",
+        {"id": rid(), "card": card["card_id"], "action": follow, "params": params or {}},
+    )
+
+
+async def advance(gm: Client, unit: str, count: int = 1) -> dict[str, Any]:
+    ack = await gm.call("time_advance", {"id": rid(), "unit": unit, "count": count})
+    assert ack["ok"], ack
+    return ack
+
+
+def refused(ack: dict[str, Any], code: str) -> None:
+    assert ack["ok"] is False, ack
+    assert ack["error"]["code"] == code, ack
+    assert ack["error"]["message"]
+
+
+def lines(card: dict[str, Any]) -> list[str]:
+    return [line for section in card["sections"] for line in section["lines"]]
+
+
+def roles(card: dict[str, Any]) -> list[tuple[str, int]]:
+    return [(die["role"], die["total"]) for die in card["dice"]]
+
+
+def token(ack: dict[str, Any], actor: str) -> dict[str, Any]:
+    return next(t for t in ack["tokens"] if t["actor"] == actor)
+
+
+async def actor_state(client: Client, actor: str, seq: int) -> dict[str, Any]:
+    """The ``actor_update`` push event ``seq`` sent for ``actor``."""
+    while True:
+        body = await client.next_push("actor_update")
+        found = body.get("actor") or {}
+        if body["seq"] == seq and found.get("id") == actor:
+            return found  # type: ignore[no-any-return]
+
+
+# -- checks -------------------------------------------------------------------------------
+
+
+async def test_the_texts_critical_and_fumble_examples(om: Env) -> None:
+    """'Si tenemos un 85% ... la pifia ... sería de 98-00, si tenemos un 05% ... de 90 a 00'."""
+    gm = await om.join()
+    doc = await om.join("player", "player-sanderson")
+    cases = [
+        ("medicina", 5, 98, "fumble"),  # 80 + 5 = 85 %
+        ("medicina", 5, 97, "failure"),
+        ("medicina", 5, 8, "critical"),  # 10 % of 85 is 8
+        ("medicina", 5, 9, "success"),
+        ("medicina", 5, 100, "fumble"),  # 00 always fumbles
+        ("pelea", -15, 90, "fumble"),  # 20 - 15 = 05 %
+        ("pelea", -15, 89, "failure"),
+        ("pelea", -15, 1, "critical"),  # 01 always a critical
+        ("pelea", -15, 5, "success"),
+    ]
+    for skill, modifier, rolled, grade in cases:
+        om.dice.script(*pct(rolled))
+        ack = await act(doc, "roll", "sanderson", "roll", {"skill": skill, "modifier": modifier})
+        (card,) = ack["cards"]
+        assert card["outcome"]["key"] == grade, (skill, rolled, card["outcome"])
+        assert card["outcome"]["margin"] == 80 + 5 - rolled if skill == "medicina" else True
+        assert [r for r, _ in roles(card)] == ["skill.tens", "skill.units"]
+        assert f"Tirada 1D100: {rolled}" in lines(card)
+        assert "Modificador del Don: " + f"{modifier:+d}" in lines(card)
+    ack = await act(doc, "roll", "sanderson", "roll", {"skill": "medicina", "automatic": "success"})
+    card = ack["cards"][0]
+    assert card["dice"] == [] and card["outcome"]["key"] == "success"
+    assert "Éxito automático por decisión del Don" in lines(card)
+    del gm
+
+
+async def test_opposed_fue_contra_fue_through_the_oppose_follow_up(om: Env) -> None:
+    """'una sencilla tirada de FUE contra FUE': the opponent answers with the follow-up."""
+    frank = await om.join("player", "player-frank")
+    jimmy = await om.join("player", "player-jimmy")
+    om.dice.script(*pct(40))  # FUE 14 x5 = 70 %: success, category 30
+    ack = await act(
+        frank,
+        "roll",
+        "frank",
+        "roll",
+        {"characteristic": "fue", "opposed_characteristic": "fue"},
+        ("jimmy",),
+    )
+    card = ack["cards"][0]
+    assert card["title"] == "Frank: FUE×5" and card["outcome"]["key"] == "success"
+    (button,) = card["actions"]
+    assert (button["id"], button["actor"], button["allowed"]) == ("oppose", "jimmy", "owner")
+    refused(await press(frank, card, "oppose"), "not_allowed")
+    om.dice.script(*pct(50))  # FUE 12 x5 = 60 %: success, category 10
+    answer = await press(jimmy, card, "oppose")
+    assert answer["ok"], answer
+    (result,) = answer["cards"]
+    assert result["title"] == "Tirada enfrentada: Frank contra Jimmy Brincos"
+    assert result["outcome"]["key"] == "failure" and result["outcome"]["margin"] == -20
+    assert lines(result)[-1] == "Gana Frank: por categoría de éxito"
+    refused(await press(jimmy, card, "oppose"), "follow_up_used")
+
+
+# -- the worked example -----------------------------------------------------------------
+
+
+async def test_jimmy_brincos_bullet_extraction(om: Env) -> None:
+    """Two bullet wounds (5, 8) and a kick (3): 16 HP lost; Dr. Sanderson (Medicina 80 %)
+    rolls 12, 86, 47: two bullets out, one HP lost, two First Aid rolls allowed."""
+    gm = await om.join()
+    doc = await om.join("player", "player-sanderson")
+    for params in (
+        {"amount": 5, "bullet": True},
+        {"amount": 8, "bullet": True},
+        {"amount": 3, "kind": "contusion"},
+    ):
+        ack = await act(gm, "damage_apply", None, "gm_damage", params, ("jimmy",))
+    jimmy = token(ack, "jimmy")
+    assert jimmy["numbers"]["hp"] == 2 and jimmy["numbers"]["bullets_in"] == 2
+    assert jimmy["statuses"] == ["wounded"] and jimmy["labels"] == {"wounded": "Herido"}
+    refused(
+        await act(doc, "heal", "sanderson", "first_aid", {"wound": 1}, ("jimmy",), ok=False),
+        "bullet_not_extracted",
+    )
+
+    om.dice.script(*pct(12))
+    first = (await act(doc, "heal", "sanderson", "extract_bullet", {}, ("jimmy",)))["cards"][0]
+    assert first["outcome"]["key"] == "success"
+    assert "Bala extraída (herida 1)" in lines(first)
+    assert [(b["id"], b["actor"], b["ask"]) for b in first["actions"]] == [
+        ("first_aid", "sanderson", [])
+    ]
+
+    om.dice.script(*pct(86))
+    ack = await act(doc, "heal", "sanderson", "extract_bullet", {}, ("jimmy",))
+    second = ack["cards"][0]
+    assert second["outcome"]["key"] == "failure"
+    assert "La bala se resiste: Jimmy Brincos pierde 1 PV" in lines(second)
+    assert token(ack, "jimmy")["numbers"]["hp"] == 1
+    (retry,) = second["actions"]
+    assert (retry["id"], retry["actor"], retry["allowed"]) == ("retry", "sanderson", "owner")
+
+    om.dice.script(*pct(47))
+    ack = await press(doc, second, "retry")
+    assert ack["ok"], ack
+    third = ack["cards"][0]
+    assert third["outcome"]["key"] == "success" and "Bala extraída (herida 2)" in lines(third)
+    jimmy = token(ack, "jimmy")
+    assert jimmy["numbers"] == {"hp": 1, "hp_max": 18, "bullets_in": 0, "ammo.colt": 7}
+    state = await actor_state(gm, "jimmy", ack["seq"])
+    assert [(w["kind"], w["damage"], w["extracted"]) for w in state["state"]["wounds"]] == [
+        ("bullet", 5, True),
+        ("bullet", 8, True),
+        ("contusion", 3, True),
+    ]
+
+    # "Ahora, Brincos puede beneficiarse de hasta dos tiradas exitosas de Primeros Auxilios"
+    om.dice.script(*pct(30), 3)
+    healed = await press(doc, first, "first_aid")
+    assert healed["ok"], healed
+    assert "Herida 1 (herida de bala): 5" in lines(healed["cards"][0])  # the stored wound
+    assert "Jimmy Brincos recupera 3 PV (1 → 4)" in lines(healed["cards"][0])
+    om.dice.script(*pct(20), 2)
+    healed = await press(doc, third, "first_aid")
+    assert "Herida 2 (herida de bala): 8" in lines(healed["cards"][0])
+    assert "Jimmy Brincos recupera 2 PV (4 → 6)" in lines(healed["cards"][0])
+    assert token(healed, "jimmy")["numbers"]["hp"] == 6
+    refused(await press(doc, first, "first_aid"), "follow_up_used")
+    refused(
+        await act(doc, "heal", "sanderson", "first_aid", {"wound": 1}, ("jimmy",), ok=False),
+        "wound_treated_today",
+    )
