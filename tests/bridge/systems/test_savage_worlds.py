@@ -1,0 +1,404 @@
+"""Savage Worlds through the protocol: the seed text's worked examples with scripted dice,
+refusals with their codes, every follow-up chain, time, undo, and the browser scenario.
+
+Seed: /work/shared/seeds/004_bafd3d4b8a0f1c8d.txt (issue 7). Each request gets its own
+script (``env.dice.script``); requests without one get seeded dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import scenario
+from support.live import Client, Env, give, make_env, rid
+
+SYSTEM = "savage_worlds"
+
+
+@pytest.fixture
+async def sw(tmp_path: Path, aiohttp_server: Any) -> AsyncIterator[Env]:
+    async for env in make_env(tmp_path, aiohttp_server, SYSTEM):
+        yield env
+
+
+async def act(
+    client: Client,
+    event: str,
+    actor: str | None,
+    action: str,
+    params: dict[str, Any] | None = None,
+    targets: Iterable[str] = (),
+) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "id": rid(),
+        "action": action,
+        "params": params or {},
+        "targets": list(targets),
+    }
+    if actor is not None:
+        payload["actor"] = actor
+    return await client.call(event, payload)
+
+
+async def press(
+    client: Client, card: dict[str, Any], follow: str, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return await client.call(
+        "card_action",
+        {"id": rid(), "card": card["card_id"], "action": follow, "params": params or {}},
+    )
+
+
+def only_card(ack: dict[str, Any]) -> dict[str, Any]:
+    assert ack["ok"], ack
+    (card,) = ack["cards"]
+    return card  # type: ignore[no-any-return]
+
+
+def lines(card: dict[str, Any]) -> list[str]:
+    return [line for section in card["sections"] for line in section["lines"]]
+
+
+def follow_ids(card: dict[str, Any]) -> list[str]:
+    return [f["id"] for f in card["actions"]]
+
+
+def follow_of(card: dict[str, Any], prefix: str) -> str:
+    return next(f["id"] for f in card["actions"] if f["id"].startswith(prefix))
+
+
+def dice_of(card: dict[str, Any]) -> list[tuple[str, list[int], bool]]:
+    return [(d["role"], d["faces"], d["kept"]) for d in card["dice"]]
+
+
+def token(ack: dict[str, Any], actor: str) -> dict[str, Any]:
+    return next(t for t in ack["tokens"] if t["actor"] == actor)  # type: ignore[no-any-return]
+
+
+def refused(ack: dict[str, Any]) -> str:
+    assert not ack["ok"], ack
+    assert ack["error"]["message"]
+    return str(ack["error"]["code"])
+
+
+async def actor_update(client: Client, actor: str, seq: int) -> dict[str, Any]:
+    """The ``actor_update`` push of ``actor`` caused by event ``seq``."""
+    while True:
+        push = await client.next_push("actor_update")
+        if push["seq"] == seq and push["actor"] and push["actor"]["id"] == actor:
+            return push["actor"]  # type: ignore[no-any-return]
+
+
+def world_data(env: Env) -> dict[str, Any]:
+    row = env.store.load_world(env.world.world_id)
+    assert row is not None
+    return row.state["data"]  # type: ignore[no-any-return]
+
+
+async def table(env: Env, **owners: str) -> Client:
+    """The GM, having handed the named actors to players (``actor=user``)."""
+    gm = await env.join("gm", "dm")
+    assert gm.welcome is not None
+    for actor_id, user in owners.items():
+        await give(gm, actor_id, user, gm.welcome)
+    return gm
+
+
+# -- worked example 1: the ogre of Toughness 11 -------------------------------------------
+async def _barbarian_hits_the_ogre(gm: Client, bea: Client, env: Env) -> dict[str, Any]:
+    """Fighting d10 shows 6 (wild die 2) against the ogre's Parry 6: a hit, no raise."""
+    env.dice.script(6, 2)
+    card = only_card(
+        await act(bea, "attack", "barbara", "attack", {"weapon": "espada_larga"}, ["ogro"])
+    )
+    assert card["title"] == "Brunhilda la Bárbara ataca con Espada larga"
+    assert dice_of(card) == [("trait", [6], True), ("wild", [2], False)]
+    assert card["outcome"]["key"] == "success" and card["outcome"]["label"] == "Éxito"
+    assert lines(card) == ["Espada larga: Pelear d10", "Dado 1: 6 contra 6: impacta (Ogro)"]
+    assert follow_ids(card) == ["damage-0"]
+    assert card["actions"][0]["label"] == "Tirar daño (impacto 1 a Ogro)"
+    return card
+
+
+@pytest.mark.parametrize(
+    ("already", "faces", "damage", "outcome", "line", "statuses", "wounds"),
+    [
+        # 'Si el daño ... está entre 11 y 14, será un éxito simple ... solo dejaría aturdido'.
+        (False, (9, 2), 11, "shaken", "Ogro queda aturdido", ["stunned"], 0),
+        (False, (12, 1, 1), 14, "shaken", "Ogro queda aturdido", ["stunned"], 0),
+        # '... como este ya lo estaba, sufrirá una herida y seguirá estando aturdido'.
+        (
+            True,
+            (12, 1, 1),
+            14,
+            "wounds",
+            "Ogro ya estaba aturdido: sufre 1 herida",
+            ["stunned", "wounded"],
+            1,
+        ),
+        # '15 o más ... directamente causará heridas ... no hay efectos adicionales'.
+        (
+            True,
+            (9, 6),
+            15,
+            "wounds",
+            "Ogro sufre 1 herida(s) y queda aturdido",
+            ["stunned", "wounded"],
+            1,
+        ),
+        (
+            False,
+            (12, 6, 1),
+            19,
+            "wounds",
+            "Ogro sufre 2 herida(s) y queda aturdido",
+            ["stunned", "wounded"],
+            2,
+        ),
+    ],
+)
+async def test_worked_example_the_ogre_of_toughness_11(
+    sw: Env,
+    already: bool,
+    faces: tuple[int, ...],
+    damage: int,
+    outcome: str,
+    line: str,
+    statuses: list[str],
+    wounds: int,
+) -> None:
+    gm = await table(sw, barbara="bea")
+    bea = await sw.join("player", "bea")
+    if already:
+        # 'Uno de sus amigos, un pícaro, ya ha confundido primero al monstruo'.
+        shaken = await gm.call("status_set", {"id": rid(), "actor": "ogro", "add": ["stunned"]})
+        assert token(shaken, "ogro")["labels"] == {"stunned": "Aturdido"}
+    attack = await _barbarian_hits_the_ogre(gm, bea, sw)
+    sw.dice.script(*faces)
+    damage_ack = await press(bea, attack, "damage-0")
+    card = only_card(damage_ack)
+    assert card["title"] == "Daño de Brunhilda la Bárbara" and card["target"] == "ogro"
+    # Strength d12 + sword d8, every die acing; no wild die and no raise die (no raise hit).
+    assert [d["role"] for d in card["dice"]] == ["strength", "damage"]
+    assert card["outcome"]["key"] == outcome and card["outcome"]["margin"] == damage - 11
+    assert lines(card)[0] == f"Daño {damage} contra Dureza 11 de Ogro"
+    assert line in lines(card)
+    if wounds:
+        # The ogre has a benny: the wounds wait for a soak or an "apply".
+        pending = follow_of(card, "soak")[len("soak-") :]
+        assert follow_ids(card) == [f"soak-{pending}", f"apply-{pending}"]
+        assert [f["allowed"] for f in card["actions"]] == ["owner", "owner"]
+        assert damage_ack["tokens"] == []  # nothing applied yet
+        refusal = await press(bea, card, f"apply-{pending}")
+        assert refused(refusal) == "not_allowed"  # the ogre is the GM's
+        applied = await press(gm, card, f"apply-{pending}")
+        assert lines(only_card(applied))[0] == f"Daño {damage} contra Dureza 11"
+        tokens = applied["tokens"]
+    else:
+        # Nothing to soak (no wound): applied at once, no buttons.
+        assert follow_ids(card) == []
+        tokens = damage_ack["tokens"]
+    ogre = token({"tokens": tokens}, "ogro")
+    assert ogre["statuses"] == statuses
+    assert ogre["numbers"] == {"wounds": wounds, "bennies": 1}
+    assert ogre["labels"]["stunned"] == "Aturdido"
+    if wounds:
+        assert ogre["labels"]["wounded"] == "Herido"
+
+
+async def test_ogre_soaks_the_wound_with_his_benny_and_loses_shaken(sw: Env) -> None:
+    """'Si el personaje absorbe todas las heridas ... también elimina el estado de aturdimiento
+    (incluso si se debía a otro efecto distinto)'."""
+    gm = await table(sw, barbara="bea")
+    bea = await sw.join("player", "bea")
+    await gm.call("status_set", {"id": rid(), "actor": "ogro", "add": ["stunned"]})
+    attack = await _barbarian_hits_the_ogre(gm, bea, sw)
+    sw.dice.script(9, 6)  # 15: a wound
+    hit = only_card(await press(bea, attack, "damage-0"))
+    sw.dice.script(5, 3)  # Vigor d12 5, wild 3: success, soaks 1
+    soak_ack = await press(gm, hit, follow_of(hit, "soak"))
+    soak = only_card(soak_ack)
+    assert soak["title"] == "Ogro: tirada de absorción"
+    assert dice_of(soak) == [("soak", [5], True), ("wild", [3], False)]
+    assert soak["outcome"]["key"] == "soaked" and soak["outcome"]["label"] == "Absorbe 1"
+    assert lines(soak)[0] == "Gasta un beni (propio)"
+    assert "Ogro absorbe todas las heridas y deja de estar aturdido" in lines(soak)
+    ogre = token(soak_ack, "ogro")
+    assert ogre["statuses"] == [] and ogre["removed"] == ["stunned"]
+    assert ogre["numbers"] == {"wounds": 0, "bennies": 1 - 1}
+    assert world_data(sw)["pending"] == {}
+    # Nothing left pending: applying the old hit is refused with the system's code.
+    assert refused(await press(gm, hit, follow_of(hit, "apply"))) == "unknown_pending"
+
+
+async def test_soak_rerolls_keep_the_best_then_apply_and_undo_restores_exactly(sw: Env) -> None:
+    """'Lo que sí podría ... es emplear un segundo beni en repetir la tirada de Vigor'; the
+    application, undone, leaves the victim and the system data exactly as before it."""
+    gm = await table(sw, barbara="bea")
+    bea = await sw.join("player", "bea")
+    sw.dice.script(7, 1)  # the ogre's Fighting d8 7 against Parry 7: a hit
+    attack = only_card(
+        await act(gm, "attack", "ogro", "attack", {"weapon": "garrote"}, ["barbara"])
+    )
+    assert lines(attack)[-1] == "Dado 1: 7 contra 7: impacta (Brunhilda la Bárbara)"
+    sw.dice.script(10, 7)  # Strength d12 10 + club d8 7 = 17 against Toughness 8: two raises
+    hit = only_card(await press(gm, attack, "damage-0"))
+    assert hit["outcome"]["key"] == "wounds" and hit["outcome"]["label"] == "2 herida(s)"
+    assert "Brunhilda la Bárbara sufre 2 herida(s) y queda aturdido" in lines(hit)
+    soak_id = follow_of(hit, "soak")
+    assert [f["allowed"] for f in hit["actions"]] == ["owner", "owner"]
+    assert hit["actions"][0]["once"] is False  # each further benny rerolls
+    sw.dice.script(2, 1)  # Vigor d10 2, wild 1: failure, soaks nothing
+    first = only_card(await press(bea, hit, soak_id))
+    assert first["outcome"]["key"] == "failure"
+    assert "Heridas pendientes: 2" in lines(first)
+    sw.dice.script(6, 2)  # a second benny: 6, one wound soaked (the best roll counts)
+    second = only_card(await press(bea, first, follow_of(first, "soak")))
+    assert "Absorbe 1 (mejor tirada: 1 de 2)" in lines(second)
+    assert "Repite la tirada con otro beni: cuenta la mejor" in lines(second)
+    assert "Heridas pendientes: 1" in lines(second)
+    sw.dice.script(1, 1)  # a third reroll, worse: the best (1) still counts
+    third = only_card(await press(bea, second, follow_of(second, "soak")))
+    assert "Absorbe 0 (mejor tirada: 1 de 2)" in lines(third)
+    # Out of bennies: the button stays but the system refuses.
+    assert refused(await press(bea, third, follow_of(third, "soak"))) == "no_bennies"
+    before_data = world_data(sw)
+    gm.drain()
+    applied = await press(bea, third, follow_of(third, "apply"))
+    card = only_card(applied)
+    assert card["title"] == "Daño aplicado a Brunhilda la Bárbara"
+    assert lines(card) == ["Daño 17 contra Dureza 8", "Brunhilda la Bárbara tiene 1 herida(s)"]
+    barbara = token(applied, "barbara")
+    assert barbara["statuses"] == ["stunned", "wounded"]
+    assert barbara["labels"] == {"stunned": "Aturdido", "wounded": "Herido"}
+    assert barbara["numbers"] == {"wounds": 1, "bennies": 0, "ammo.granada": 2}
+    state = (await actor_update(gm, "barbara", applied["seq"]))["state"]
+    assert (state["wounds"], state["bennies"]) == (1, 0)
+    assert world_data(sw)["pending"] == {}
+    # Undo the application: the victim and the pending hit are back, exactly.
+    undo = await gm.call("undo", {"id": rid(), "seq": applied["seq"]})
+    assert undo["ok"], undo
+    back = token(undo, "barbara")
+    assert back["statuses"] == [] and back["removed"] == ["stunned", "wounded"]
+    assert back["numbers"] == {"wounds": 0, "bennies": 0, "ammo.granada": 2}
+    assert world_data(sw) == before_data
+    restored = (await actor_update(gm, "barbara", undo["seq"]))["state"]
+    assert restored == {**state, "wounds": 0}
+    # The pending hit works again: the GM gives a benny and Brunhilda soaks it all.
+    await act(gm, "gm_action", "barbara", "benny", {"count": 1})
+    sw.dice.script(9, 3)  # Vigor 9: a raise, soaks 2 of 2
+    soaked = only_card(await press(bea, third, follow_of(third, "soak")))
+    assert "Brunhilda la Bárbara absorbe todas las heridas y deja de estar aturdido" in lines(
+        soaked
+    )
+
+
+# -- worked example 2: the agent's SMG at RoF 3 on two terrorists ---------------------
+SMG_DICE = (7, 6, 2, 6, 3)
+"""Shooting d8: 7, 6 and 2, recoil -2 (5, 4, 0); the wild die aces 6+3 = 9 (7)."""
+
+
+async def _agent_fires(
+    gm: Client, env: Env, params: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    env.dice.script(*SMG_DICE)
+    ack = await act(
+        gm,
+        "attack",
+        "agente",
+        "attack",
+        {"weapon": "subfusil", "rof": 3, **(params or {})},
+        ["terrorista1", "terrorista2"],
+    )
+    card = only_card(ack)
+    assert card["title"] == "Agente Vega ataca con Subfusil"
+    # 'Tira ... 3d8 ... y finalmente su dado salvaje ... reemplaza el dado de Disparar fallido'.
+    assert dice_of(card) == [
+        ("trait", [7], True),
+        ("trait", [6], True),
+        ("trait", [2], False),
+        ("wild", [6, 3], True),
+    ]
+    assert card["outcome"]["key"] == "hits" and card["outcome"]["label"] == "3 impacto(s) de 3"
+    assert "Retroceso: -2" in lines(card)
+    assert "Balas gastadas: 10 (quedan 20)" in lines(card)
+    agent = token(ack, "agente")
+    assert agent["numbers"]["ammo.subfusil"] == 20
+    return ack, card
+
+
+async def test_worked_example_smg_rof3_two_dice_on_the_nearer_one_on_the_farther(
+    tmp_path: Path, aiohttp_server: Any
+) -> None:
+    """The official assignment ('autofire: assigned', spread 2+1), as in the example."""
+    async for env in make_env(tmp_path, aiohttp_server, SYSTEM, settings={"autofire": "assigned"}):
+        gm = await table(env)
+        _, card = await _agent_fires(gm, env, {"spread": "2,1"})
+        shots = [line for line in lines(card) if line.startswith("Dado")]
+        assert shots == [
+            "Dado 1: 5 contra 4: impacta (Terrorista 1)",
+            "Dado 2: 4 contra 4: impacta (Terrorista 1)",
+            "Dado 3: 7 contra 4: impacta (Terrorista 2): dado salvaje",
+        ]
+        assert [f["label"] for f in card["actions"]] == [
+            "Tirar daño (impacto 1 a Terrorista 1)",
+            "Tirar daño (impacto 2 a Terrorista 1)",
+            "Tirar daño (impacto 3 a Terrorista 2)",
+        ]
+        env.dice.script(3, 4)  # 7 against Toughness 5: Shaken
+        first = only_card(await press(gm, card, "damage-0"))
+        assert first["outcome"]["key"] == "shaken"
+        env.dice.script(2, 3)  # 5 on a Shaken Extra: a wound, and Extras are out
+        second_ack = await press(gm, card, "damage-1")
+        second = only_card(second_ack)
+        assert "Terrorista 1 ya estaba aturdido: sufre 1 herida" in lines(second)
+        assert "Terrorista 1 (Extra) queda fuera de combate" in lines(second)
+        out = token(second_ack, "terrorista1")
+        assert out["statuses"] == ["incapacitated"]
+        assert out["labels"] == {"incapacitated": "Incapacitado"}
+        env.dice.script(5, 5)  # 10 against 5: a raise, a wound
+        third_ack = await press(gm, card, "damage-2")
+        assert token(third_ack, "terrorista2")["added"] == ["incapacitated"]
+        assert world_data(env)["attacks"] == {}
+
+
+async def test_worked_example_smg_extermination_order_moves_to_the_next_target(sw: Env) -> None:
+    """This table's 'orden de exterminio': hits go in order, the next target once one falls."""
+    gm = await table(sw)
+    _, card = await _agent_fires(gm, sw)
+    assert "Orden de exterminio: los impactos van en orden a los objetivos declarados" in lines(
+        card
+    )
+    assert [f["label"] for f in card["actions"]] == [
+        "Tirar daño (impacto 1)",
+        "Tirar daño (impacto 2)",
+        "Tirar daño (impacto 3)",
+    ]
+    sw.dice.script(1, 2)
+    first = only_card(await press(gm, card, "damage-0"))
+    assert first["target"] == "terrorista1" and first["outcome"]["key"] == "no_effect"
+    sw.dice.script(5, 5)
+    second_ack = await press(gm, card, "damage-1")
+    assert only_card(second_ack)["target"] == "terrorista1"
+    assert token(second_ack, "terrorista1")["statuses"] == ["incapacitated"]
+    sw.dice.script(3, 4)
+    third_ack = await press(gm, card, "damage-2")
+    third = only_card(third_ack)
+    assert third["target"] == "terrorista2" and third["outcome"]["key"] == "shaken"
+    assert token(third_ack, "terrorista2")["statuses"] == ["stunned"]
+    # Every hit was rolled once.
+    assert refused(await press(gm, card, "damage-2")) == "follow_up_used"
+
+
+# -- the browser scenario -------------------------------------------------------------
+async def test_browser_scenario_reaches_a_status_within_its_rounds(sw: Env) -> None:
+    """The barbarian hits the ogre until he is wounded (Shaken first, then a wound that
+    waits for the GM's "apply" because the ogre holds a benny)."""
+    gm = await table(sw)
+    plan = scenario.load(SYSTEM)
+    assert plan["system"] == SYSTEM
+    rounds = await scenario.play(gm, plan)
+    assert 1 <= rounds <= plan["max_rounds"]
