@@ -225,3 +225,211 @@ async def test_jimmy_brincos_bullet_extraction(om: Env) -> None:
         await act(doc, "heal", "sanderson", "first_aid", {"wound": 1}, ("jimmy",), ok=False),
         "wound_treated_today",
     )
+
+
+# -- firearms -------------------------------------------------------------------------
+
+
+async def test_pistol_shot_pushes_statuses_and_state_to_everyone(om: Env) -> None:
+    gm = await om.join()
+    watcher = await om.join("player", "player-frank", locale="en")
+    om.dice.script(*pct(30), 12, 7)  # 30 vs 60 %; d20 12 = chest (missile table); 1d10+2
+    ack = await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("tony",))
+    (card,) = ack["cards"]
+    assert card["title"] == "Jimmy Brincos: Colt M1911 (ataque)"
+    assert card["outcome"] == {"key": "success", "label": "Éxito", "success": True, "margin": 30}
+    assert roles(card) == [
+        ("attack.tens", 3),
+        ("attack.units", 10),
+        ("location", 12),
+        ("damage", 7),
+    ]
+    assert lines(card) == [
+        "Arma corta: 60%",
+        "Porcentaje final: 60%",
+        "Tirada 1D100: 30",
+        "Categoría de éxito: 30",
+        "Munición de Colt M1911: 6/7",
+        "Bala: 9 de daño en pecho",
+        "Tony el Sordo: 14 → 5 PV (de 14)",
+    ]
+    tony = token(ack, "tony")
+    assert (tony["added"], tony["labels"]) == (["wounded"], {"wounded": "Herido"})
+    assert tony["numbers"]["hp"] == 5 and tony["numbers"]["bullets_in"] == 1
+    assert token(ack, "jimmy")["numbers"]["ammo.colt"] == 6
+    state = (await actor_state(watcher, "tony", ack["seq"]))["state"]
+    pushed = await watcher.next_push("token_status")  # pushed right after tony's actor_update
+    assert pushed["actor"] == "tony" and pushed["seq"] == ack["seq"]
+    assert pushed["labels"] == {"wounded": "Wounded"}
+    assert state["hp"] == 5
+    (wound,) = state["wounds"]
+    assert (wound["kind"], wound["damage"], wound["location"], wound["extracted"]) == (
+        "bullet",
+        9,
+        "chest",
+        False,
+    )
+    # a second shot at another target: extra action -20 and change of target -20
+    om.dice.script(*pct(25), 1, 1)
+    again = (await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("frank",)))["cards"]
+    assert "Acción adicional en el asalto: -20" in lines(again[0])
+    assert "Cambio de blanco: -20" in lines(again[0])
+    assert "Porcentaje final: 20%" in lines(again[0]) and again[0]["outcome"]["key"] == "failure"
+    om.dice.script(*pct(90))  # 20 % now: fumbles only from 92
+    await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("frank",))
+    refused(
+        await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("frank",), ok=False),
+        "shot_limit",
+    )
+
+
+async def test_critical_fumble_jam_and_clearing_it_over_rounds(om: Env) -> None:
+    gm = await om.join()
+    om.dice.script(*pct(5), 20)  # 05 <= 6: critical, maximum damage (12), head
+    ack = await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("frank",))
+    card = ack["cards"][0]
+    assert card["outcome"]["key"] == "critical" and roles(card)[-1] == ("location", 20)
+    assert "Crítico: daño máximo" in lines(card) and "Bala: 12 de daño en cabeza" in lines(card)
+    frank = token(ack, "frank")
+    assert frank["added"] == ["wounded"] and frank["numbers"]["hp"] == 3
+    await advance(gm, "round")
+    om.dice.script(*pct(96))  # 60 % fumbles on 96-00
+    ack = await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("tony",))
+    assert ack["cards"][0]["outcome"]["key"] == "fumble"
+    assert "¡Colt M1911 se encasquilla!" in lines(ack["cards"][0])
+    assert token(ack, "jimmy")["added"] == ["jammed"]
+    refused(
+        await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("tony",), ok=False),
+        "weapon_jammed",
+    )
+    refused(
+        await act(gm, "roll", "jimmy", "reload", {"weapon": "navaja"}, ok=False), "not_a_firearm"
+    )
+    om.dice.script(*pct(40))  # half of 60 % (with the extra action -20): 10 %: failure
+    ack = await act(gm, "roll", "jimmy", "clear_jam", {"weapon": "colt"})
+    assert "Mitad de la habilidad: -30" in lines(ack["cards"][0])
+    assert "Colt M1911 sigue encasquillada" in lines(ack["cards"][0])
+    await advance(gm, "round")
+    om.dice.script(*pct(10))  # 30 %: success; a pistol takes 2 rounds
+    ack = await act(gm, "roll", "jimmy", "clear_jam", {"weapon": "colt"})
+    assert "Colt M1911 estará lista en 2 asaltos" in lines(ack["cards"][0])
+    refused(
+        await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("tony",), ok=False),
+        "jam_clearing",
+    )
+    ack = await advance(gm, "round", 2)
+    assert "Jimmy Brincos: colt vuelve a funcionar" in lines(ack["cards"][0])
+    assert token(ack, "jimmy")["removed"] == ["jammed"]
+
+
+async def test_aimed_rifle_shot_picks_the_location(om: Env) -> None:
+    gm = await om.join()
+    ack = await act(gm, "attack", "tony", "aim", {"weapon": "springfield"}, ("jimmy",))
+    assert token(ack, "tony")["added"] == ["aiming"]
+    refused(
+        await act(
+            gm,
+            "attack",
+            "tony",
+            "attack",
+            {"weapon": "springfield", "location": "head"},
+            ("jimmy",),
+            ok=False,
+        ),
+        "location_needs_aimed_rifle",
+    )
+    await advance(gm, "round", 2)
+    om.dice.script(*pct(60), 3, 3)  # 55 + 15 = 70 %; 2d6+4, no location die
+    ack = await act(
+        gm, "attack", "tony", "attack", {"weapon": "springfield", "location": "head"}, ("jimmy",)
+    )
+    card = ack["cards"][0]
+    assert "Disparo apuntado: +15" in lines(card) and "Bala: 10 de daño en cabeza" in lines(card)
+    assert [r for r, _ in roles(card)] == ["attack.tens", "attack.units", "damage", "damage"]
+    assert token(ack, "tony")["removed"] == ["aiming"]
+
+
+async def test_impossible_attacks_are_refused_with_their_codes(om: Env) -> None:
+    gm = await om.join()
+    jimmy = await om.join("player", "player-jimmy")
+    colt, thompson = {"weapon": "colt"}, {"weapon": "thompson"}
+    cases = [
+        (gm, "jimmy", {**colt, "mode": "concentrated"}, ("tony",), "mode_not_available"),
+        (gm, "frank", {**thompson, "mode": "single"}, ("tony",), "thompson_mode_required"),
+        (
+            gm,
+            "frank",
+            {**thompson, "mode": "short_burst", "precise": 30},
+            ("tony",),
+            "thompson_no_precise",
+        ),
+        (gm, "frank", {"weapon": "lupara"}, ("tony",), "range_needed"),
+        (gm, "frank", {"weapon": "lupara", "range_m": 12}, ("tony",), "out_of_range"),
+        (gm, "jimmy", {"weapon": "navaja", "precise": 30}, ("tony",), "precise_firearm_only"),
+        (gm, "jimmy", {**colt, "precise": 10}, ("tony",), "precise_too_small"),
+        (gm, "jimmy", colt, ("jimmy",), "self_target"),
+        (gm, "jimmy", colt, ("tony", "frank"), "one_target_only"),
+        (gm, "jimmy", {"weapon": "bazooka"}, ("tony",), "unknown_weapon"),
+        (jimmy, "frank", {**thompson, "mode": "concentrated"}, ("tony",), "not_your_actor"),
+        (
+            gm,
+            "frank",
+            {**thompson, "mode": "empty", "gaps": "3"},
+            ("tony", "jimmy"),
+            "chain_too_far",
+        ),
+        (
+            gm,
+            "frank",
+            {**thompson, "mode": "empty", "gaps": "x"},
+            ("tony", "jimmy"),
+            "invalid_list",
+        ),
+    ]
+    for client, actor, params, targets, code in cases:
+        refused(await act(client, "attack", actor, "attack", params, targets, ok=False), code)
+    refused(
+        await act(jimmy, "damage_apply", "jimmy", "gm_damage", {"amount": 3}, ("tony",), ok=False),
+        "gm_only",
+    )
+    refused(await act(jimmy, "roll", "jimmy", "initiative", {}, ("tony",), ok=False), "gm_only")
+    # ammunition: the Don sets Frank's magazines through actor_upsert
+    assert gm.welcome is not None
+    frank = next(a for a in gm.welcome["actors"] if a["id"] == "frank")
+    upsert = {
+        "id": "frank",
+        "name": "Frank",
+        "owner": "player-frank",
+        "sheet": frank["sheet"],
+        "state": {"ammo": {"thompson": 24, "lupara": 0}},
+    }
+    assert (await gm.call("actor_upsert", {"id": rid(), "actor": upsert}))["ok"]
+    refused(
+        await act(
+            gm, "attack", "frank", "attack", {**thompson, "mode": "empty"}, ("tony",), ok=False
+        ),
+        "magazine_below_half",
+    )
+    refused(
+        await act(
+            gm, "attack", "frank", "attack", {"weapon": "lupara", "range_m": 3}, ("tony",), ok=False
+        ),
+        "no_ammo",
+    )
+    upsert["state"] = {"ammo": {"thompson": 2, "lupara": 2}}
+    assert (await gm.call("actor_upsert", {"id": rid(), "actor": upsert}))["ok"]
+    refused(
+        await act(
+            gm,
+            "attack",
+            "frank",
+            "attack",
+            {**thompson, "mode": "short_burst"},
+            ("tony",),
+            ok=False,
+        ),
+        "not_enough_ammo",
+    )
+    ack = await act(gm, "roll", "frank", "reload", {"weapon": "thompson"})
+    assert "Munición de Thompson M1928: 50/50" in lines(ack["cards"][0])
+    assert token(ack, "frank")["numbers"]["ammo.thompson"] == 50
