@@ -433,3 +433,166 @@ async def test_impossible_attacks_are_refused_with_their_codes(om: Env) -> None:
     ack = await act(gm, "roll", "frank", "reload", {"weapon": "thompson"})
     assert "Munición de Thompson M1928: 50/50" in lines(ack["cards"][0])
     assert token(ack, "frank")["numbers"]["ammo.thompson"] == 50
+
+
+async def test_the_thompsons_four_modes(om: Env) -> None:
+    """Frank (Metralleta 55 %, DES 13, FUE 14: at most 6 + 7 = 13 bullets hit a target)."""
+    gm = await om.join()
+    frank = await om.join("player", "player-frank")
+    jimmy = await om.join("player", "player-jimmy")
+    gun = {"weapon": "thompson"}
+    # concentrated fire: 20 vs 55 %, category 35: 1 + 7 bullets, but the d20 fired only 2
+    om.dice.script(*pct(20), 2, 1, 1)
+    ack = await act(frank, "attack", "frank", "attack", {**gun, "mode": "concentrated"}, ("tony",))
+    card = ack["cards"][0]
+    assert card["title"] == "Frank: Thompson M1928 (concentrar fuego)"
+    assert [r for r, _ in roles(card)] == [
+        "attack.tens",
+        "attack.units",
+        "bullets",
+        "damage.1",
+        "damage.2",
+    ]
+    assert "Tope de balas que impactan (DES/2+FUE/2): 13" in lines(card)
+    assert "Balas disparadas: 2" in lines(card) and "Balas que impactan: 2" in lines(card)
+    assert "Tony el Sordo: 14 → 8 PV (de 14)" in lines(card)
+    assert token(ack, "frank")["numbers"]["ammo.thompson"] == 48
+    # short burst: second attack this round (-20): 10 vs 35 %; 1D3 = 2 hit; first bullet
+    # located (d20 8 = abdomen), the rest to the chest
+    om.dice.script(*pct(10), 2, 8, 1, 1)
+    ack = await act(frank, "attack", "frank", "attack", {**gun, "mode": "short_burst"}, ("tony",))
+    card = ack["cards"][0]
+    assert [r for r, _ in roles(card)][2:] == ["hits", "location", "damage.1", "damage.2"]
+    assert "Bala: 3 de daño en abdomen" in lines(card) and "Bala: 3 de daño en pecho" in lines(card)
+    assert token(ack, "frank")["numbers"]["ammo.thompson"] == 45
+    await advance(gm, "round")
+    # long burst over Tony and Jimmy 2 m apart: one roll, 4 bullets lost between them
+    om.dice.script(*pct(20), 1, 1, 1, 5)
+    ack = await act(
+        frank,
+        "attack",
+        "frank",
+        "attack",
+        {**gun, "mode": "long_burst", "gaps": "2"},
+        ("tony", "jimmy"),
+    )
+    card = ack["cards"][0]
+    assert "Balas perdidas entre blancos: 4" in lines(card)
+    assert "Barrido sobre Tony el Sordo: Éxito" in lines(card)
+    assert "Barrido sobre Jimmy Brincos: Éxito" in lines(card)
+    assert set(token(ack, "tony")["added"]) == {"unconscious", "bleeding"}
+    assert token(ack, "jimmy")["numbers"]["hp"] == 11
+    assert token(ack, "frank")["numbers"]["ammo.thompson"] == 35
+    # empty the magazine on Jimmy and the doctor 1 m apart: 13 bullets hit, one damage roll
+    # (d10 4 + 2) + 5 per bullet = 71 for the attacker to spread
+    om.dice.script(*pct(30), 4)
+    ack = await act(
+        frank,
+        "attack",
+        "frank",
+        "attack",
+        {**gun, "mode": "empty", "gaps": "1"},
+        ("jimmy", "sanderson"),
+    )
+    card = ack["cards"][0]
+    assert "Balas que impactan: 13" in lines(card) and "Daño total a repartir: 71" in lines(card)
+    assert token(ack, "frank")["numbers"]["ammo.thompson"] == 0
+    (spread,) = card["actions"]
+    assert (spread["id"], spread["actor"], [p["name"] for p in spread["ask"]]) == (
+        "spread",
+        "frank",
+        ["split"],
+    )
+    refused(await press(jimmy, card, "spread", {"split": "6,65"}), "not_allowed")
+    refused(await press(frank, card, "spread", {"split": "1,1"}), "split_mismatch")
+    ack = await press(frank, card, "spread", {"split": "6,65"})
+    assert ack["ok"], ack
+    assert lines(ack["cards"][0])[0] == "Daño para Jimmy Brincos: 6"
+    assert token(ack, "jimmy")["numbers"] == {
+        "hp": 5,
+        "hp_max": 18,
+        "bullets_in": 2,
+        "ammo.colt": 7,
+    }
+    doc = token(ack, "sanderson")
+    assert set(doc["added"]) == {"unconscious", "bleeding", "wounded"}
+    assert doc["numbers"]["bullets_in"] == 12  # 13 bullets shared 1 : 12 like the damage
+    refused(await press(frank, card, "spread", {"split": "6,65"}), "follow_up_used")
+    await advance(gm, "round")
+    refused(
+        await act(
+            frank,
+            "attack",
+            "frank",
+            "attack",
+            {**gun, "mode": "concentrated"},
+            ("jimmy",),
+            ok=False,
+        ),
+        "no_ammo",
+    )
+
+
+# -- melee --------------------------------------------------------------------------------
+
+
+async def test_melee_blows_and_the_defence_follow_ups(om: Env) -> None:
+    gm = await om.join()
+    jimmy = await om.join("player", "player-jimmy")
+    frank = await om.join("player", "player-frank")
+    knife = {"weapon": "navaja"}
+    om.dice.script(*pct(20))  # Arma blanca 45 %
+    blow = (await act(jimmy, "attack", "jimmy", "attack", knife, ("frank",)))["cards"][0]
+    assert "Frank puede parar, esquivar o recibir el golpe" in lines(blow)
+    assert [(b["id"], b["actor"], b["allowed"]) for b in blow["actions"]] == [
+        ("parry", "frank", "owner"),
+        ("dodge", "frank", "owner"),
+        ("take", "frank", "owner"),
+    ]
+    parry = blow["actions"][0]
+    assert parry["ask"][0]["name"] == "parry_with"
+    assert parry["ask"][0]["choices"] == ["bate", "punos", "unarmed"]
+    refused(await press(jimmy, blow, "parry", {"parry_with": "bate"}), "not_allowed")
+    om.dice.script(*pct(30))  # the bat parries with Pelea 55 %
+    ack = await press(frank, blow, "parry", {"parry_with": "bate"})
+    card = ack["cards"][0]
+    assert card["title"] == "Frank para el golpe de Jimmy Brincos (Navaja)"
+    assert [r for r, _ in roles(card)] == ["parry.tens", "parry.units"]
+    assert "Golpe parado: sin daño" in lines(card) and ack["tokens"] == []
+    # a second blow, parried unarmed (-20 for the second parry): half damage
+    om.dice.script(*pct(10))
+    blow = (await act(jimmy, "attack", "jimmy", "attack", knife, ("frank",)))["cards"][0]
+    om.dice.script(*pct(20), 12, 4)  # melee table 12 = chest; 1d4+2 = 6, halved
+    ack = await press(frank, blow, "parry", {"parry_with": "unarmed"})
+    card = ack["cards"][0]
+    assert "Parada adicional en el asalto: -20" in lines(card)
+    assert "Golpe parado con el cuerpo" in lines(card)
+    assert "Parada desarmada: mitad del daño" in lines(card)
+    assert token(ack, "frank")["numbers"]["hp"] == 12
+    # fists cannot be parried with a weapon; the dodge then avoids Jimmy for the round
+    om.dice.script(*pct(10))
+    blow = (await act(jimmy, "attack", "jimmy", "attack", {"weapon": "punos"}, ("frank",)))[
+        "cards"
+    ][0]
+    refused(await press(frank, blow, "parry", {"parry_with": "bate"}), "cannot_parry_natural")
+    om.dice.script(*pct(10))
+    ack = await press(frank, blow, "dodge")
+    assert "Evita todos los ataques de Jimmy Brincos este asalto" in lines(ack["cards"][0])
+    ack = await act(jimmy, "attack", "jimmy", "attack", knife, ("frank",))
+    assert ack["cards"][0]["dice"] == []
+    assert "Frank ya esquivó a Jimmy Brincos este asalto: el ataque no alcanza" in lines(
+        ack["cards"][0]
+    )
+    # Tony (the Don's) punches Jimmy, whose player takes it (fists: contusion)
+    om.dice.script(*pct(10))
+    blow = (await act(gm, "attack", "tony", "attack", {"weapon": "punos"}, ("jimmy",)))["cards"][0]
+    om.dice.script(19, 3)  # melee 19 = head; 1d3
+    ack = await press(jimmy, blow, "take")
+    assert ack["ok"], ack
+    assert "3 de daño de contusión en cabeza" in lines(ack["cards"][0])
+    # an unaware target cannot defend: the blow lands at once
+    await advance(gm, "round")
+    om.dice.script(*pct(10), 1, 1)
+    ack = await act(gm, "attack", "tony", "attack", {**knife, "unaware": True}, ("frank",))
+    assert ack["cards"][0]["actions"] == []
+    assert "No puede pararse ni esquivarse" in lines(ack["cards"][0])
