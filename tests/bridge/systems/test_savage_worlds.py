@@ -402,3 +402,143 @@ async def test_browser_scenario_reaches_a_status_within_its_rounds(sw: Env) -> N
     assert plan["system"] == SYSTEM
     rounds = await scenario.play(gm, plan)
     assert 1 <= rounds <= plan["max_rounds"]
+
+
+# -- refusals -------------------------------------------------------------------------
+async def test_more_actions_than_declared_and_full_round_actions_are_refused(sw: Env) -> None:
+    """'hasta un máximo de tres acciones ... declare todas las acciones ... antes de comenzar'."""
+    gm = await table(sw, agente="ana")
+    ana = await sw.join("player", "ana")
+    start = await act(gm, "gm_action", None, "combat_start", {}, ["agente", "terrorista1"])
+    assert start["ok"], start
+    assert start["cards"][0]["title"] == "¡Combate!"
+    assert any(c["visibility"] == "gm" for c in start["cards"])  # the shuffle's dice
+    assert refused(await act(ana, "roll", "agente", "declare", {"count": 4})) == "too_many_actions"
+    declared = only_card(await act(ana, "roll", "agente", "declare", {"count": 2}))
+    assert lines(declared) == ["2 acción(es) declarada(s): -2"]
+    shot = {"weapon": "subfusil", "rof": 1}
+    first = only_card(await act(ana, "attack", "agente", "attack", shot, ["terrorista1"]))
+    assert "Acciones múltiples: -2" in lines(first)
+    again = await act(ana, "roll", "agente", "declare", {"count": 3})
+    assert refused(again) == "actions_already_started"
+    # A set bipod takes the whole round: not after an action.
+    bipod = await act(ana, "roll", "agente", "bipod", {"weapon": "ametralladora"})
+    assert refused(bipod) == "full_round_action"
+    second = await act(ana, "attack", "agente", "attack", shot, ["terrorista1"])
+    assert second["ok"], second
+    third = await act(ana, "attack", "agente", "attack", shot, ["terrorista1"])
+    assert refused(third) == "not_enough_actions"
+    assert third["error"]["field"] == "actor"
+    # Drawing the knife from its sheath is free; a free action never counts.
+    ready = only_card(await act(ana, "roll", "agente", "ready", {"weapon": "cuchillo"}))
+    assert lines(ready) == ["Prepara Cuchillo: gratis"]
+    assert (await act(ana, "roll", "agente", "free", {"what": "prone"}))["ok"]
+    end = await act(gm, "gm_action", None, "combat_end")
+    assert end["ok"] and refused(await act(gm, "gm_action", None, "next_round")) == "not_in_combat"
+
+
+@pytest.mark.parametrize(
+    ("params", "targets", "code"),
+    [
+        ({"weapon": "subfusil", "rof": 4}, ["terrorista1"], "rof_not_available"),
+        ({"weapon": "cuchillo", "rof": 2}, ["terrorista1"], "rof_not_available"),
+        ({"weapon": "cuchillo", "frenzy": True}, ["terrorista1"], "no_frenzy"),
+        ({"weapon": "lanzallamas"}, ["terrorista1"], "unknown_weapon"),
+        ({"weapon": "subfusil"}, ["terrorista1", "terrorista2"], "too_many_targets"),
+        ({"weapon": "subfusil", "rof": 3}, ["ogro", "ogro"], "duplicate_target"),
+        ({"weapon": "subfusil"}, ["agente"], "self_target"),
+        ({"weapon": "subfusil", "lighting": "dark", "distance": 11}, ["ogro"], "not_visible"),
+        ({"weapon": "subfusil", "rof": 7}, ["ogro"], "invalid_param"),
+        ({"weapon": "subfusil"}, [], "invalid_targets"),
+    ],
+)
+async def test_impossible_attacks_are_refused_with_their_codes(
+    sw: Env, params: dict[str, Any], targets: list[str], code: str
+) -> None:
+    gm = await table(sw)
+    before = sw.seq()
+    assert refused(await act(gm, "attack", "agente", "attack", params, targets)) == code
+    assert sw.seq() == before  # nothing stored
+
+
+async def test_ammunition_by_rate_of_fire_empty_magazine_and_reload(sw: Env) -> None:
+    """'CDF 1: 1 ... 3: 10': a burst of RoF 3 spends ten rounds; a reload is an action."""
+    gm = await table(sw)
+    burst = {"weapon": "subfusil", "rof": 3}
+    for left in (20, 10, 0):
+        ack = await act(gm, "attack", "agente", "attack", burst, ["ogro"])
+        assert token(ack, "agente")["numbers"]["ammo.subfusil"] == left
+    empty = await act(gm, "attack", "agente", "attack", {"weapon": "subfusil"}, ["ogro"])
+    assert refused(empty) == "no_ammo" and empty["error"]["field"] == "params.weapon"
+    reload = await act(gm, "roll", "agente", "reload", {"weapon": "subfusil"})
+    assert lines(only_card(reload)) == [
+        "Recarga Subfusil (30 balas): una acción",
+        "Cargadores restantes: 2",
+    ]
+    assert token(reload, "agente")["numbers"]["ammo.subfusil"] == 30
+    full = await act(gm, "roll", "agente", "reload", {"weapon": "subfusil"})
+    assert refused(full) == "already_loaded"
+    for _ in range(2):
+        await act(gm, "attack", "agente", "attack", burst, ["ogro"])
+    await act(gm, "attack", "agente", "attack", {"weapon": "subfusil"}, ["ogro"])  # 9 left
+    short = await act(gm, "attack", "agente", "attack", burst, ["ogro"])
+    assert refused(short) == "not_enough_ammo" and short["error"]["field"] == "params.rof"
+    # A sword needs no reload; the grenade's last one thrown leaves no spare.
+    assert refused(await act(gm, "roll", "barbara", "reload", {"weapon": "espada_larga"})) == (
+        "no_reload_needed"
+    )
+
+
+async def test_players_act_only_for_their_own_actors(sw: Env) -> None:
+    gm = await table(sw, agente="ana", barbara="bea")
+    ana = await sw.join("player", "ana")
+    bea = await sw.join("player", "bea")
+    shot = {"weapon": "subfusil"}
+    assert refused(await act(bea, "attack", "agente", "attack", shot, ["ogro"])) == (
+        "not_your_actor"
+    )
+    assert refused(await act(bea, "damage_apply", "barbara", "hurt", {"damage": 5})) == "gm_only"
+    assert refused(await act(bea, "gm_action", None, "combat_start")) == "gm_only"
+    assert refused(await act(bea, "roll", "barbara", "attack", shot, ["ogro"])) == "wrong_event"
+    sw.dice.script(8, 1, 1)  # Shooting d8 aces 8+1 = 9 (wild 1): a raise
+    attack = only_card(await act(ana, "attack", "agente", "attack", shot, ["barbara"]))
+    # Only the attacker's owner (or the GM) rolls the damage.
+    assert refused(await press(bea, attack, "damage-0")) == "not_allowed"
+    sw.dice.script(5, 5, 2)  # 2d6 10 + raise d6 2 = 12 against Toughness 8: a wound, pending
+    hit = only_card(await press(ana, attack, "damage-0"))
+    assert follow_ids(hit)[0].startswith("soak-")
+    # Only the victim's owner soaks: Ana cannot spend Brunhilda's benny.
+    assert refused(await press(ana, hit, follow_of(hit, "soak"))) == "not_allowed"
+    assert refused(await press(ana, hit, follow_of(hit, "apply"))) == "not_allowed"
+    # While that hit is pending, a new hit on Brunhilda waits ('Resuelve cada tirada ... por
+    # separado ... antes de pasar a la siguiente').
+    hurt = await act(gm, "damage_apply", "barbara", "hurt", {"damage": 20})
+    assert refused(hurt) == "hit_pending"
+    assert (await press(bea, hit, follow_of(hit, "apply")))["ok"]
+
+
+async def test_shaken_recovery_spirit_roll_and_benny(sw: Env) -> None:
+    """'Al comenzar su turno, un personaje aturdido debe ... una tirada de Espíritu'; 'Un
+    personaje puede gastar un beni en cualquier momento para eliminar el ... aturdimiento'."""
+    gm = await table(sw, agente="ana")
+    ana = await sw.join("player", "ana")
+    await gm.call("status_set", {"id": rid(), "actor": "agente", "add": ["stunned"]})
+    shot = {"weapon": "subfusil"}
+    assert refused(await act(ana, "attack", "agente", "attack", shot, ["ogro"])) == "shaken"
+    sw.dice.script(2, 3)  # Spirit d6 2, wild 3: failure
+    turn = only_card(await act(ana, "roll", "agente", "start_turn"))
+    assert turn["title"] == "Turno de Agente Vega"
+    assert dice_of(turn) == [("spirit", [2], False), ("wild", [3], True)]
+    assert turn["outcome"]["key"] == "failure"
+    assert lines(turn)[-1] == "Agente Vega sigue aturdido: solo acciones gratuitas"
+    assert (await act(ana, "roll", "agente", "free", {"what": "speak"}))["ok"]
+    unshake = await act(ana, "roll", "agente", "unshake")
+    assert lines(only_card(unshake)) == [
+        "Gasta un beni (propio)",
+        "Agente Vega deja de estar aturdido",
+    ]
+    agent = token(unshake, "agente")
+    assert agent["removed"] == ["stunned"] and agent["numbers"]["bennies"] == 2
+    assert refused(await act(ana, "roll", "agente", "unshake")) == "not_shaken"
+    sw.dice.script(4, 1)
+    assert (await act(ana, "attack", "agente", "attack", shot, ["ogro"]))["ok"]
