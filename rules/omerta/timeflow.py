@@ -122,7 +122,7 @@ def advance(world: World, step: TimeStep, dice: DiceSource) -> Resolution:
         change = walker.change()
         if change is not None:
             effects.append(change)
-            lines.extend(walker.lines)
+        lines.extend(walker.lines)
     data = {**world_data(world), "time": after.time}
     effects.append(WorldChange({DATA_KEY: data}))
     card = Card(

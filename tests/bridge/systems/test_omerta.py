@@ -596,3 +596,131 @@ async def test_melee_blows_and_the_defence_follow_ups(om: Env) -> None:
     ack = await act(gm, "attack", "tony", "attack", {**knife, "unaware": True}, ("frank",))
     assert ack["cards"][0]["actions"] == []
     assert "No puede pararse ni esquivarse" in lines(ack["cards"][0])
+
+
+# -- bleeding, time, undo -----------------------------------------------------------------
+
+
+async def test_first_aid_within_five_rounds_then_late_then_bleeding_out(om: Env) -> None:
+    gm = await om.join()
+    doc = await om.join("player", "player-sanderson")
+    ack = await act(gm, "damage_apply", None, "gm_damage", {"amount": 20}, ("tony", "jimmy"))
+    for who in ("tony", "jimmy"):
+        assert set(token(ack, who)["added"]) == {"unconscious", "bleeding", "wounded"}
+    assert "Tony el Sordo cae inconsciente y se desangra: Primeros auxilios antes de 5 asaltos" in (
+        lines(ack["cards"][0])
+    )
+    await advance(gm, "round", 4)  # still within the 5 rounds: no penalty
+    om.dice.script(*pct(60), 3)  # Primeros auxilios 70 %
+    ack = await act(doc, "heal", "sanderson", "first_aid", {}, ("tony",))
+    card = ack["cards"][0]
+    assert card["title"] == "Dr. Sanderson intenta salvar a Tony el Sordo"
+    assert "Porcentaje final: 70%" in lines(card)
+    assert "Tony el Sordo recupera la conciencia: 0 PV + 3" in lines(card)
+    tony = token(ack, "tony")
+    assert set(tony["removed"]) == {"unconscious", "bleeding"} and tony["numbers"]["hp"] == 3
+    await advance(gm, "round", 3)  # Jimmy has bled 7 rounds: -10 % per round after the 5th
+    om.dice.script(*pct(50))
+    ack = await act(doc, "heal", "sanderson", "first_aid", {}, ("jimmy",))
+    card = ack["cards"][0]
+    assert "Asaltos de retraso: -30" in lines(card) and "Porcentaje final: 40%" in lines(card)
+    assert "Jimmy Brincos sigue desangrándose" in lines(card)
+    ack = await advance(gm, "round", 7)
+    assert "Jimmy Brincos sigue desangrándose" not in lines(ack["cards"][0])
+    assert "statuses" not in {k for t in ack["tokens"] if t["actor"] == "jimmy" for k in t}
+    ack = await advance(gm, "round")  # the 15th round (setting bleed_out_rounds)
+    assert "Jimmy Brincos muere desangrado" in lines(ack["cards"][0])
+    jimmy = token(ack, "jimmy")
+    assert jimmy["added"] == ["dead"] and jimmy["statuses"] == ["dead"]
+    assert jimmy["labels"] == {"dead": "Muerto"}
+    refused(
+        await act(doc, "heal", "sanderson", "first_aid", {}, ("jimmy",), ok=False), "target_dead"
+    )
+
+
+async def test_time_advance_runs_the_timers(om: Env) -> None:
+    gm = await om.join()
+    # round: a shoot-out dodge lasts the round
+    om.dice.script(*pct(10))
+    ack = await act(gm, "roll", "tony", "dodge", {})
+    assert token(ack, "tony")["added"] == ["dodging"]
+    ack = await advance(gm, "round")
+    assert ack["cards"][0]["title"] == "Pasa el tiempo"
+    assert lines(ack["cards"][0])[0] == "Pasan 1 asaltos"
+    assert token(ack, "tony")["removed"] == ["dodging"]
+    # minute: 16 points of contusion on 14 HP: out for 2 minutes
+    ack = await act(
+        gm, "damage_apply", None, "gm_damage", {"amount": 16, "kind": "contusion"}, ("tony",)
+    )
+    assert "Tony el Sordo cae inconsciente durante 2 minutos" in lines(ack["cards"][0])
+    ack = await advance(gm, "minute")
+    assert "unconscious" in token(ack, "tony")["statuses"] if ack["tokens"] else True
+    ack = await advance(gm, "minute")
+    assert "Tony el Sordo recupera el conocimiento" in lines(ack["cards"][0])
+    assert token(ack, "tony")["removed"] == ["unconscious"]
+    # hour: an unextracted bullet asks for CON x5 at hours 2, 4, 6, 7...
+    await act(gm, "damage_apply", None, "gm_damage", {"amount": 3, "bullet": True}, ("frank",))
+    om.dice.script(*pct(50))
+    ack = await advance(gm, "hour", 2)
+    assert [r for r, _ in roles(ack["cards"][0])] == ["con.h2.tens", "con.h2.units"]
+    assert "Frank: tirada de CON por la bala (hora 2, 70%): Éxito" in lines(ack["cards"][0])
+    om.dice.script(*pct(80))
+    ack = await advance(gm, "hour", 2)
+    assert "Frank muere por la pérdida de sangre y el shock" in lines(ack["cards"][0])
+    assert token(ack, "frank")["added"] == ["dead"]
+    # day: natural recovery at rest (CON 13: 1 point; contusion all back). Tony dodged today,
+    # which is no rest, but the Don rules he rested.
+    await act(gm, "damage_apply", None, "gm_damage", {"amount": 4}, ("jimmy",))
+    ack = await act(gm, "gm_action", None, "gm_condition", {"change": "resting"}, ("tony",))
+    assert lines(ack["cards"][0]) == ["Tony el Sordo guarda reposo hoy"]
+    ack = await advance(gm, "day")
+    text = lines(ack["cards"][0])
+    assert "Jimmy Brincos recupera 1 PV (queda a 15)" in text
+    assert "Tony el Sordo recupera 16 PV de contusión" in text
+    tony = token(ack, "tony")
+    assert tony["numbers"]["hp"] == 14 and tony["removed"] == ["wounded"]
+
+
+async def test_undo_of_a_damage_application_restores_the_actor_exactly(om: Env) -> None:
+    gm = await om.join()
+    assert gm.welcome is not None
+    before = next(a for a in gm.welcome["actors"] if a["id"] == "tony")
+    om.dice.script(*pct(10), 5, 10)
+    shot = await act(gm, "attack", "jimmy", "attack", {"weapon": "colt"}, ("tony",))
+    assert token(shot, "tony")["numbers"]["hp"] == 2
+    ack = await act(gm, "damage_apply", None, "gm_damage", {"amount": 9}, ("tony",))
+    assert set(token(ack, "tony")["added"]) == {"unconscious", "bleeding"}
+    after_shot = await actor_state(gm, "tony", shot["seq"])
+    undo = await gm.call("undo", {"id": rid(), "seq": ack["seq"]})
+    assert undo["ok"], undo
+    tony = token(undo, "tony")
+    assert set(tony["removed"]) == {"unconscious", "bleeding"} and tony["numbers"]["hp"] == 2
+    restored = await actor_state(gm, "tony", undo["seq"])
+    assert restored == after_shot
+    undo = await gm.call("undo", {"id": rid(), "seq": shot["seq"]})
+    assert undo["ok"], undo
+    restored = await actor_state(gm, "tony", undo["seq"])
+    assert restored["state"] == before["state"] and restored["statuses"] == before["statuses"]
+    refused(await gm.call("undo", {"id": rid(), "seq": shot["seq"]}), "undo_conflict")
+
+
+async def test_initiative_order_and_combat_end(om: Env) -> None:
+    gm = await om.join()
+    jimmy = await om.join("player", "player-jimmy")
+    om.dice.script(5, 7, 6)  # Jimmy 5 + 14, Frank 7 + 12, Tony 6 + 13: all 19
+    ack = await act(gm, "roll", "jimmy", "initiative", {}, ("frank", "tony"))
+    card = ack["cards"][0]
+    assert roles(card) == [("initiative", 5), ("initiative", 7), ("initiative", 6)]
+    assert lines(card)[-1] == "Orden de actuación: Jimmy Brincos → Tony el Sordo → Frank"
+    om.dice.script(10)
+    ack = await act(jimmy, "roll", "jimmy", "initiative", {})
+    assert lines(ack["cards"][0])[-1].startswith("Orden de actuación: Jimmy Brincos → Tony")
+    ack = await act(gm, "gm_action", None, "combat_end", {})
+    assert ack["cards"][0]["title"] == "Fin del combate"
+
+
+async def test_the_browser_scenario_reaches_a_status(om: Env) -> None:
+    gm = await om.join()
+    plan = scenario.load("omerta")
+    rounds = await scenario.play(gm, plan)
+    assert 1 <= rounds <= plan["max_rounds"]
