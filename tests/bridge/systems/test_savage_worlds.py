@@ -542,3 +542,151 @@ async def test_shaken_recovery_spirit_roll_and_benny(sw: Env) -> None:
     assert refused(await act(ana, "roll", "agente", "unshake")) == "not_shaken"
     sw.dice.script(4, 1)
     assert (await act(ana, "attack", "agente", "attack", shot, ["ogro"]))["ok"]
+
+
+# -- incapacitation, Bleeding Out and time ----------------------------------------------
+async def _incapacitate(gm: Client, env: Env, actor: str, faces: tuple[int, ...]) -> dict[str, Any]:
+    """The GM's ``hurt`` of 30 (five raises) waits for a soak; applying it rolls Vigor at -3."""
+    hurt = only_card(await act(gm, "damage_apply", actor, "hurt", {"damage": 30}))
+    assert hurt["outcome"]["key"] == "wounds"
+    env.dice.script(*faces)
+    applied = await press(gm, hurt, follow_of(hurt, "apply"))
+    assert applied["ok"], applied
+    return applied
+
+
+async def test_incapacitated_then_bleeding_out_each_minute_until_stable(sw: Env) -> None:
+    """'Fallo: ... sus efectos son permanentes y la víctima comienza a desangrarse'; out of
+    combat the Vigor roll comes 'cada minuto'; a raise stabilises."""
+    gm = await table(sw, barbara="bea")
+    # Vigor d10 5 - 3 = 2: failure (not 1 or less); Injury 2d6 1+2 = 3: arm.
+    applied = await _incapacitate(gm, sw, "barbara", (5, 2, 1, 2))
+    card = only_card(applied)
+    assert [d["role"] for d in card["dice"]] == ["vigor", "wild", "injury", "injury"]
+    assert lines(card)[1:] == [
+        "Brunhilda la Bárbara tiene 3 herida(s)",
+        "Brunhilda la Bárbara queda incapacitado: tirada de Vigor 2",
+        "Brunhilda la Bárbara empieza a desangrarse",
+        "Tabla de Heridas Críticas: Brazo inutilizado (permanente)",
+    ]
+    barbara = token(applied, "barbara")
+    assert barbara["statuses"] == ["bleeding", "incapacitated", "stunned", "wounded"]
+    assert barbara["labels"]["bleeding"] == "Desangrándose"
+    assert barbara["labels"]["incapacitated"] == "Incapacitado"
+    # Three minutes: 9 - 3 = 6 (success, again), 6 again, then the wild die 6+5 = 11 - 3 = 8.
+    sw.dice.script(9, 1, 9, 1, 2, 6, 5)
+    later = await gm.call("time_advance", {"id": rid(), "unit": "minute", "count": 3})
+    time_card = only_card(later)
+    assert time_card["title"] == "Pasa el tiempo"
+    assert lines(time_card) == [
+        "Brunhilda la Bárbara sigue desangrándose: 6",
+        "Brunhilda la Bárbara sigue desangrándose: 6",
+        "Brunhilda la Bárbara se estabiliza: 8",
+    ]
+    assert [d["role"] for d in time_card["dice"]].count("bleeding") == 3
+    assert token(later, "barbara")["removed"] == ["bleeding"]
+    # Nothing left to run: time passes quietly.
+    quiet = await gm.call("time_advance", {"id": rid(), "unit": "minute", "count": 10})
+    assert quiet["ok"] and quiet["cards"] == [] and quiet["tokens"] == []
+
+
+async def test_bleeding_out_rolls_at_the_start_of_the_round_before_the_deal(sw: Env) -> None:
+    """'una tirada de Vigor al comienzo de cada ronda ... antes de que se reparta ninguna carta'."""
+    gm = await table(sw)
+    await _incapacitate(gm, sw, "barbara", (5, 2, 1, 2))
+    start = await act(gm, "gm_action", None, "combat_start", {}, ["agente", "barbara", "ogro"])
+    assert "Brunhilda la Bárbara" not in " ".join(lines(start["cards"][0]))  # no card
+    sw.dice.script(3, 1, *[1] * 53)  # Vigor 3 - 3 = 0: dies; ones for a possible reshuffle
+    ack = await gm.call("time_advance", {"id": rid(), "unit": "round", "count": 1})
+    card = ack["cards"][0]
+    assert lines(card)[:2] == ["Brunhilda la Bárbara muere desangrado: 0", "Ronda 2"]
+    dead = token(ack, "barbara")
+    assert "dead" in dead["added"] and "bleeding" in dead["removed"]
+    assert dead["labels"]["dead"] == "Muerto"
+
+
+async def test_a_raise_on_incapacitation_leaves_an_injury_for_24_hours(sw: Env) -> None:
+    """'Aumento: ... los efectos desaparecerán a las 24 horas'; broken guts lower Agility."""
+    gm = await table(sw)
+    # Vigor d6 aces 6+5 = 11 - 3 = 8: a raise; Injury 3+4 = 7: guts, d6 1: broken.
+    applied = await _incapacitate(gm, sw, "agente", (6, 5, 1, 3, 4, 1))
+    assert lines(only_card(applied))[-1] == (
+        "Tabla de Heridas Críticas: Tripas: rotas (Agilidad -1 dado) (desaparece en 24 horas)"
+    )
+    agent = token(applied, "agente")
+    assert agent["statuses"] == ["incapacitated", "stunned", "wounded"]
+    await gm.call("status_set", {"id": rid(), "actor": "agente", "remove": ["incapacitated"]})
+    sw.dice.script(3, 2)
+    roll = only_card(await act(gm, "roll", "agente", "trait", {"trait": "agilidad", "free": True}))
+    assert lines(roll)[0] == "Agilidad d6"  # d8 one step down while the injury lasts
+    hours = await gm.call("time_advance", {"id": rid(), "unit": "hour", "count": 23})
+    assert lines(only_card(hours)) == ["Pasa el tiempo"]
+    day = await gm.call("time_advance", {"id": rid(), "unit": "day", "count": 1})
+    assert lines(only_card(day)) == [
+        "Desaparece la herida crítica de Agente Vega: Tripas: rotas (Agilidad -1 dado)"
+    ]
+    sw.dice.script(3, 2)
+    roll = only_card(await act(gm, "roll", "agente", "trait", {"trait": "agilidad", "free": True}))
+    assert lines(roll)[0] == "Agilidad d8"
+
+
+async def test_healing_roll_by_another_stops_bleeding_out(sw: Env) -> None:
+    """'Otros personajes pueden detener un desangramiento realizando ... una tirada de Sanar'."""
+    gm = await table(sw, agente="ana", barbara="bea")
+    ana = await sw.join("player", "ana")
+    await _incapacitate(gm, sw, "barbara", (5, 2, 1, 2))
+    bea = await sw.join("player", "bea")
+    assert refused(await act(bea, "heal", "barbara", "stabilise", {}, ["barbara"])) == "self_heal"
+    sw.dice.script(3, 5)  # Healing d4 3, wild 5: success
+    ack = await act(ana, "heal", "agente", "stabilise", {}, ["barbara"])
+    card = only_card(ack)
+    assert card["title"] == "Agente Vega: Sanar" and card["target"] == "barbara"
+    assert dice_of(card) == [("healing", [3], False), ("wild", [5], True)]
+    assert lines(card)[-1] == "Brunhilda la Bárbara deja de desangrarse"
+    assert token(ack, "barbara")["removed"] == ["bleeding"]
+    again = await act(ana, "heal", "agente", "stabilise", {}, ["barbara"])
+    assert refused(again) == "not_bleeding"
+    # The GM's lever heals wounds; the last one lifts incapacitation.
+    healed = await act(gm, "heal", "barbara", "gm_heal", {"wounds": 3})
+    assert sorted(token(healed, "barbara")["removed"]) == ["incapacitated", "wounded"]
+
+
+# -- the XCOM variant's follow-up chain ------------------------------------------------
+async def test_xcom_end_of_turn_spotted_civilian_attack_chain(
+    tmp_path: Path, aiohttp_server: Any
+) -> None:
+    """'Al final de cada uno de los turnos ... sigilo de los civiles y el notar de los aliens
+    ... Si los aliens los detectan les atacarán pudiendo matarles. Civil Muerto'."""
+    async for env in make_env(tmp_path, aiohttp_server, SYSTEM, settings={"variant": "xcom"}):
+        gm = await table(env, agente="ana")
+        ana = await env.join("player", "ana")
+        assert refused(await act(ana, "gm_action", None, "xcom_end_turn", {}, ["civil"])) == (
+            "gm_only"
+        )
+        env.dice.script(6, 3)  # the sectoid's Notice d8 6; the civilian's Stealth d6 3
+        end = only_card(
+            await act(gm, "gm_action", None, "xcom_end_turn", {}, ["civil", "sectoide"])
+        )
+        assert end["title"] == "Fin de turno"
+        assert lines(end) == [
+            "Notar de Sectoide: 6",
+            "Sectoide detecta a Civil: 3",
+            "Civiles salvados: 0; civiles muertos: 0",
+            "Empieza el turno 2",
+        ]
+        (button,) = end["actions"]
+        assert (button["id"], button["allowed"]) == ("attack-civil", "gm")
+        assert button["label"] == "Sectoide ataca a Civil"
+        assert refused(await press(ana, end, "attack-civil")) == "not_allowed"
+        env.dice.script(5)  # Shooting d6 5 (an Extra: no wild die): a hit
+        attack = only_card(await press(gm, end, "attack-civil"))
+        assert attack["title"] == "Sectoide ataca con Pistola de plasma"
+        assert dice_of(attack) == [("trait", [5], True)]
+        env.dice.script(5, 6)  # 2d8 11 against Toughness 5: a raise, a wound: the Extra is out
+        hit_ack = await press(gm, attack, "damage-0")
+        assert token(hit_ack, "civil")["statuses"] == ["incapacitated"]
+        env.dice.script(2)
+        tally = only_card(
+            await act(gm, "gm_action", None, "xcom_end_turn", {}, ["civil", "sectoide"])
+        )
+        assert "Civiles salvados: 0; civiles muertos: 1" in lines(tally)
