@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -43,9 +44,44 @@ from rules.model import (
     Resolution,
     Section,
     World,
+    WorldChange,
     t,
 )
 from rules.params import Param
+
+BLOWS_KEY = "brp_d10_blows"
+"""World data: blows that offered a defence, by id, with their stage: 'open' (parry, dodge or
+take it) or 'hit' (the defence failed: only its damage button is left). Pressing one of a blow's
+buttons closes the others, so a parried blow cannot also be taken."""
+NEXT_BLOW_KEY = "brp_d10_next_blow"
+
+
+def open_blow(world: World) -> tuple[int, WorldChange]:
+    blow = int(world.data.get(NEXT_BLOW_KEY, 1))
+    blows = dict(world.data.get(BLOWS_KEY, {}))
+    blows[str(blow)] = "open"
+    return blow, WorldChange({BLOWS_KEY: blows, NEXT_BLOW_KEY: blow + 1})
+
+
+def check_blow(world: World, params: Mapping[str, Any], stage: str) -> int:
+    """The blow a defence or damage button belongs to (0: untracked), refused unless it is at
+    ``stage``."""
+    blow = int(params.get("blow", 0))
+    if blow and dict(world.data.get(BLOWS_KEY, {})).get(str(blow)) != stage:
+        raise refuse("blow_resolved", "action")
+    return blow
+
+
+def move_blow(world: World, blow: int, then: str | None) -> tuple[WorldChange, ...]:
+    """Move a blow to stage ``then`` (None: closed)."""
+    if not blow:
+        return ()
+    blows = dict(world.data.get(BLOWS_KEY, {}))
+    if then is None:
+        del blows[str(blow)]
+    else:
+        blows[str(blow)] = then
+    return (WorldChange({BLOWS_KEY: blows}),)
 
 
 def attack_class(weapon: Weapon) -> str:
@@ -110,15 +146,19 @@ def damage_follow_up(
     critical: bool,
     location: str,
     allowed: Any,
+    blow: int = 0,
+    stage: str = "open",
 ) -> FollowUp:
+    params: dict[str, Any] = {
+        "weapon": weapon,
+        "hits": hits,
+        "critical": critical,
+        "location": location,
+    }
+    if blow:
+        params.update(blow=blow, blow_stage=stage)
     return FollowUp(
-        follow_id,
-        t("follow.damage", hits=hits),
-        "damage",
-        attacker,
-        {"weapon": weapon, "hits": hits, "critical": critical, "location": location},
-        (target,),
-        allowed,
+        follow_id, t("follow.damage", hits=hits), "damage", attacker, params, (target,), allowed
     )
 
 
@@ -145,14 +185,20 @@ def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Res
     plain = [r for r in result.rolls if r.hits and not r.critical]
     crits = [r for r in result.rolls if r.critical]
     groups = [(sum(r.hits for r in plain), False), (sum(r.hits for r in crits), True)]
+    world_changes: tuple[WorldChange, ...] = ()
     if kind == "melee" and result.rolls[0].attack is not None and result.hits:
         roll = result.rolls[0]
+        blow, change = open_blow(world)
+        world_changes = (change,)
         carry = {
             "attack_weapon": result.weapon.key,
-            "against_level": roll.level or 0,
+            # a success level under 0 (a die over the skill that an easy difficulty let through)
+            # adds nothing to the defence (ruling R20)
+            "against_level": max(0, roll.level or 0),
             "critical": roll.critical,
             "location": location,
             "attack_class": kind,
+            "blow": blow,
         }
         ask = (Param("weapon", "str", t("param.weapon"), required=True, max_length=40),)
         follow.append(
@@ -181,17 +227,21 @@ def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Res
                 roll.critical,
                 location,
                 "target_owner",
+                blow,
             )
         )
     elif kind == "missile" and result.hits == 1 and _has_shield(target):
         # 'si tuviera un escudo, podría utilizarlo contra la flecha'
         roll = next(r for r in result.rolls if r.hits)
+        blow, change = open_blow(world)
+        world_changes = (change,)
         carry = {
             "attack_weapon": result.weapon.key,
-            "against_level": roll.level or 0,
+            "against_level": max(0, roll.level or 0),
             "critical": roll.critical,
             "location": location,
             "attack_class": kind,
+            "blow": blow,
         }
         ask = (Param("weapon", "str", t("param.weapon"), required=True, max_length=40),)
         follow.append(
@@ -217,6 +267,7 @@ def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Res
                 roll.critical,
                 location,
                 "target_owner",
+                blow,
             )
         )
     else:
@@ -259,7 +310,9 @@ def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Res
     )
     remove = frozenset({"aiming"}) if "aiming" in actor.statuses else frozenset()
     return Resolution(
-        action, (card,), (ActorChange(actor.id, result.state.to_json(), remove=remove),)
+        action,
+        (card,),
+        (ActorChange(actor.id, result.state.to_json(), remove=remove), *world_changes),
     )
 
 
@@ -277,6 +330,7 @@ def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolutio
     sheet, state = read_actor(actor)
     params = action.params
     kind = str(params.get("attack_class", "melee"))
+    blow = check_blow(world, params, "open")
     agility = characteristic(sheet, state, "agilidad")
     check_round(state, agility, 1)
     weapon_key = ""
@@ -304,6 +358,7 @@ def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolutio
         int(params.get("difficulty", 0)),
     )
     check = roll_check(dice, skill.value, total(mods), role=action.kind, skip_certain=False)
+    changes = move_blow(world, blow, None if check.success else "hit")
     new_state = replace(state, round=state.round.used(weapon_key))
     lines = [*mod_lines(mods), check_line(t(f"line.{action.kind}_roll"), check)]
     follow: tuple[FollowUp, ...] = ()
@@ -320,6 +375,8 @@ def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolutio
                 bool(params.get("critical", False)),
                 str(params.get("location", "")),
                 "owner",
+                blow,
+                "hit",
             ),
         )
     card = Card(
@@ -332,7 +389,7 @@ def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolutio
         actions=follow,
         target=attacker.id,
     )
-    return Resolution(action, (card,), (ActorChange(actor.id, new_state.to_json()),))
+    return Resolution(action, (card,), (ActorChange(actor.id, new_state.to_json()), *changes))
 
 
 def resolve_aim(world: World, action: Action, dice: DiceSource) -> Resolution:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules.brp_d10.actions_combat import check_blow, move_blow
 from rules.brp_d10.cards import (
     check_line,
     check_outcome,
@@ -38,6 +39,7 @@ def resolve_damage(world: World, action: Action, dice: DiceSource) -> Resolution
     a_sheet, a_state = read_actor(attacker)
     t_sheet, t_state = read_actor(target)
     weapon = get_weapon(a_sheet, str(action.params.get("weapon", "")))
+    blow = check_blow(world, action.params, str(action.params.get("blow_stage", "open")))
     location = str(action.params.get("location", "")) or None
     if location is not None and location not in LOCATIONS:
         raise refuse("no_such_location", "params.location", location=location)
@@ -131,7 +133,10 @@ def resolve_damage(world: World, action: Action, dice: DiceSource) -> Resolution
     return Resolution(
         action,
         (card,),
-        (ActorChange(target.id, received.state.to_json(), add=received.add, remove=remove),),
+        (
+            ActorChange(target.id, received.state.to_json(), add=received.add, remove=remove),
+            *move_blow(world, blow, None),
+        ),
     )
 
 

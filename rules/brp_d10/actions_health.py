@@ -34,6 +34,7 @@ from rules.model import (
 )
 
 CLOCK_KEY = "brp_d10_clock"
+BLOWS_KEY = "brp_d10_blows"
 PLANS_KEY = "brp_d10_plans"
 
 
@@ -204,7 +205,7 @@ def resolve_interrupt_rest(world: World, action: Action, dice: DiceSource) -> Re
 def resolve_end_combat(world: World, action: Action, dice: DiceSource) -> Resolution:
     """The fight is over: round use cleared, endured light wounds hurt again, plans dropped."""
     del dice
-    effects: list[Effect] = [WorldChange({PLANS_KEY: {}})]
+    effects: list[Effect] = [WorldChange({PLANS_KEY: {}, BLOWS_KEY: {}})]
     for actor in world.actors.values():
         _, state = read_actor(actor)
         wounds = [replace(w, ignored=False).to_json() for w in state.wounds]
@@ -270,9 +271,13 @@ def advance(world: World, step: TimeStep, dice: DiceSource) -> Resolution | None
     calm = step.unit != "round"
     light_seconds = int(world.settings.get("light_wound_minutes", 10)) * 60
     by_location = str(world.settings.get("injury_by", "weapon")) == "location"
-    effects: list[Effect] = [
-        WorldChange({CLOCK_KEY: int(world.data.get(CLOCK_KEY, 0)) + seconds, PLANS_KEY: {}})
-    ]
+    data: dict[str, object] = {
+        CLOCK_KEY: int(world.data.get(CLOCK_KEY, 0)) + seconds,
+        PLANS_KEY: {},
+    }
+    if calm:
+        data[BLOWS_KEY] = {}  # minutes pass: the blows nobody answered are over
+    effects: list[Effect] = [WorldChange(data)]
     sections: list[Section] = []
     for actor_id, actor in sorted(world.actors.items()):
         if "dead" in actor.statuses:

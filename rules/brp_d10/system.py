@@ -72,6 +72,7 @@ _DEFENCE_CARRY: tuple[Param, ...] = (
     Param("attack_class", "choice", default="melee", choices=("melee", "missile", "gun")),
     _DIFFICULTY,
     _ACCUMULATION,
+    Param("blow", "int", default=0, minimum=0, maximum=1_000_000_000),
 )
 
 _CHECK_WHAT: tuple[Param, ...] = (
@@ -138,6 +139,8 @@ ACTIONS: Mapping[str, ActionSpec] = {
             Param("hits", "int", default=1, minimum=1, maximum=50),
             Param("critical", "bool", default=False),
             Param("location", "str", default="", max_length=40),
+            Param("blow", "int", default=0, minimum=0, maximum=1_000_000_000),
+            Param("blow_stage", "choice", default="open", choices=("open", "hit")),
         ),
         min_targets=1,
         max_targets=1,

@@ -308,6 +308,9 @@ async def test_knights_duel_both_rounds_through_the_protocol(table: Table) -> No
     assert "Bloquea el ataque" in lines(parry)
     assert parry["actions"] == []
     refused(await table.press(second, "parry", client=ana, weapon="espada"), "follow_up_used")
+    # a parried blow is over: it can be neither dodged nor taken any more
+    refused(await table.press(second, "dodge", client=ana), "blow_resolved")
+    refused(await table.press(second, "take", client=ana), "blow_resolved")
 
     # Round 2: 'Hará dos ataques, pero el primero lo dirigirá contra la cabeza'
     await table.advance("round")
@@ -681,6 +684,8 @@ async def test_melee_dodge_and_parry_fail_into_damage(table: Table) -> None:
     assert "Nivel de éxito del atacante: +1" in lines(dodge)
     assert "Tirada de esquiva: 1d10 2 +1 = 3 contra 2: Fallo" in lines(dodge)
     assert follow_ids(dodge) == ["damage"]
+    refused(await table.press(blow, "parry", weapon="espada"), "blow_resolved")  # one defence
+    refused(await table.press(blow, "take"), "blow_resolved")  # the dodge's damage button counts
     hurt = ok(await table.press(dodge, "damage", [9, 1]))  # left arm, 1d8+1 = 2: light
     assert "Localización: brazo izquierdo" in lines(hurt)
     assert hurt["outcome"]["key"] == "wound_1"
