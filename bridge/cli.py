@@ -110,6 +110,26 @@ def main(argv: list[str] | None = None) -> int:
     p_list = wsub.add_parser("list", help="list worlds")
     p_list.add_argument("--data", type=Path, default=DEFAULT_DATA)
 
+    p_export = sub.add_parser("export", help="print a world's event log as a session file")
+    p_export.add_argument("world")
+    p_export.add_argument("--data", type=Path, default=DEFAULT_DATA)
+
+    p_replay = sub.add_parser("replay", help="replay a session or scenario file and compare")
+    p_replay.add_argument("file", type=Path)
+    p_replay.add_argument(
+        "--reroll",
+        action="store_true",
+        help="roll fresh (seeded) dice instead of the recorded ones: a soak run",
+    )
+    p_replay.add_argument("--seed", type=int, default=0, help="the seed for --reroll")
+    p_replay.add_argument("--stop-at", type=int, default=None, metavar="SEQ")
+    p_replay.add_argument("--first", action="store_true", help="stop at the first divergence")
+    p_replay.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar on stderr (default: when it is a terminal)",
+    )
+
     p_demo = sub.add_parser("demo", help="create (once) a demo world per system")
     p_demo.add_argument("--data", type=Path, default=DEFAULT_DATA)
 
@@ -117,6 +137,30 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if args.command == "serve":
         asyncio.run(serve(args.host, args.port, args.data, args.sync.upper(), args.dice_seed))
+        return 0
+    if args.command == "replay":
+        from bridge.replay_cli import run_replay
+
+        return run_replay(
+            args.file,
+            reroll=args.reroll,
+            seed=args.seed,
+            stop_at=args.stop_at,
+            first_only=args.first,
+            progress=args.progress,
+        )
+    if args.command == "export":
+        from bridge.sessions import export_lines
+
+        store = _store(args.data)
+        try:
+            for line in export_lines(store, args.world):
+                sys.stdout.write(line + "\n")
+        except KeyError:
+            print(f"no world {args.world!r} in {args.data}", file=sys.stderr)
+            return 2
+        finally:
+            store.close()
         return 0
     if args.command == "demo":
         from bridge.demo import ensure_demo_worlds

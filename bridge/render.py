@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Mapping
 from html import escape as html_escape
 from typing import Any
 
-from bridge.serialize import param_to_json, text_from_json, text_to_json
+from bridge.serialize import actor_from_json, param_to_json, text_from_json, text_to_json
 from rules.i18n import lookup, translate
 from rules.model import Actor, RulesError, World
 from rules.system import Button, RuleSystem
@@ -248,6 +248,75 @@ class Renderer:
             "labels": self.labels(actor.statuses, locale),
             "numbers": dict(self.system.token_numbers(actor)),
             "buttons": buttons,
+        }
+
+    def pushes(
+        self,
+        world: World,
+        seq: int,
+        pushes: list[dict[str, Any]],
+        role: str,
+        locale: str,
+        used: Collection[tuple[str, str]] = (),
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Stored push records as the (event, body) pairs a connection of ``role`` receives."""
+        out: list[tuple[str, dict[str, Any]]] = []
+        for push in pushes:
+            kind = push["type"]
+            if kind == "chat_card":
+                card = push["card"]
+                if card["visibility"] == "gm" and role != "gm":
+                    continue
+                card_id = f"{seq}.{push['index']}"
+                marks = {action for cid, action in used if cid == card_id}
+                body = self.card(
+                    card, seq=seq, card_id=card_id, world=world, locale=locale, used=marks
+                )
+                out.append(("chat_card", body))
+            elif kind == "token_status":
+                out.append(
+                    ("token_status", self.token_status(push, seq=seq, world=world, locale=locale))
+                )
+            elif kind == "actor_update":
+                out.append(("actor_update", self.actor_update(world, seq, push, locale)))
+            elif kind == "card_update":
+                body = {
+                    "seq": seq,
+                    "world": world.id,
+                    "card_id": push["card_id"],
+                    "used": push["used"],
+                }
+                out.append(("card_update", body))
+        return out
+
+    def ack(
+        self,
+        world: World,
+        seq: int,
+        pushes: list[dict[str, Any]],
+        role: str,
+        locale: str,
+        duplicate: bool = False,
+    ) -> dict[str, Any]:
+        cards, tokens = [], []
+        for name, body in self.pushes(world, seq, pushes, role, locale):
+            if name == "chat_card":
+                cards.append(body)
+            elif name == "token_status":
+                tokens.append(body)
+        return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
+
+    def actor_update(
+        self, world: World, seq: int, push: Mapping[str, Any], locale: str
+    ) -> dict[str, Any]:
+        if "removed" in push:
+            return {"seq": seq, "world": world.id, "actor": None, "removed": push["removed"]}
+        actor = actor_from_json(push["actor"])
+        return {
+            "seq": seq,
+            "world": world.id,
+            "actor": self.actor(world, actor, locale),
+            "removed": None,
         }
 
     def token_status(

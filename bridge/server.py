@@ -26,15 +26,15 @@ from pydantic import BaseModel, ValidationError
 from bridge.auth import hash_token
 from bridge.engine import Accepted, Rejected, Session, process
 from bridge.render import Renderer
-from bridge.serialize import actor_from_json, world_to_json
+from bridge.serialize import world_to_json
 from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
 from protocol.v1.limits import check_payload
+from protocol.v1.parse import ParseError, parse_request
 from protocol.v1.requests import (
     GM_EVENTS,
     PROTOCOL_VERSION,
-    REQUEST_MODELS,
     Auth,
     CardActionRequest,
     UndoRequest,
@@ -100,21 +100,6 @@ def payload_hash(event: str, payload: Any) -> str:
         [event, payload], sort_keys=True, ensure_ascii=False, separators=(",", ":")
     )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def _field_of(error: ValidationError) -> str | None:
-    locs = [tuple(str(p) for p in e["loc"]) for e in error.errors()]
-    if not locs:
-        return None
-    prefix = list(locs[0])
-    for loc in locs[1:]:
-        common = 0
-        while common < min(len(prefix), len(loc)) and prefix[common] == loc[common]:
-            common += 1
-        prefix = prefix[:common]
-    if len(locs) == 1 and len(prefix) > 1 and prefix[-1] in ("bool", "int", "str", "none"):
-        prefix = prefix[:-1]
-    return ".".join(prefix) or None
 
 
 class Bridge:
@@ -308,21 +293,10 @@ class Bridge:
     ) -> dict[str, Any]:
         if conn is None:
             return self._error("bad_auth", locale)
-        if len(args) != 1:
-            return self._error("bad_payload", locale)
-        payload = args[0]
-        problem = check_payload(payload)
-        if problem is not None:
-            return self._error(problem.code, locale, problem.field)
-        if not isinstance(payload, dict):
-            return self._error("bad_payload", locale)
-        model = REQUEST_MODELS.get(event)
-        if model is None:
-            return self._error("unknown_event", locale, "event")
-        try:
-            request = model.model_validate(payload)
-        except ValidationError as error:
-            return self._error("invalid_field", locale, _field_of(error))
+        request = parse_request(event, args)
+        if isinstance(request, ParseError):
+            return self._error(request.code, locale, request.field)
+        payload: dict[str, Any] = args[0]
         session = conn.session
         if event in GM_EVENTS and session.role != "gm":
             return self._error("gm_only", locale)
@@ -421,13 +395,8 @@ class Bridge:
         *,
         duplicate: bool = False,
     ) -> dict[str, Any]:
-        cards, tokens = [], []
-        for name, body in self._render_pushes(runtime, seq, pushes, session, set()):
-            if name == "chat_card":
-                cards.append(body)
-            elif name == "token_status":
-                tokens.append(body)
-        return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
+        renderer = self.renderers[runtime.world.system]
+        return renderer.ack(runtime.world, seq, pushes, session.role, session.locale, duplicate)
 
     def _render_pushes(
         self,
@@ -438,66 +407,7 @@ class Bridge:
         used: set[tuple[str, str]],
     ) -> list[tuple[str, dict[str, Any]]]:
         renderer = self.renderers[runtime.world.system]
-        world = runtime.world
-        out: list[tuple[str, dict[str, Any]]] = []
-        for push in pushes:
-            kind = push["type"]
-            if kind == "chat_card":
-                card = push["card"]
-                if card["visibility"] == "gm" and session.role != "gm":
-                    continue
-                card_id = f"{seq}.{push['index']}"
-                marks = {action for cid, action in used if cid == card_id}
-                out.append(
-                    (
-                        "chat_card",
-                        renderer.card(
-                            card,
-                            seq=seq,
-                            card_id=card_id,
-                            world=world,
-                            locale=session.locale,
-                            used=marks,
-                        ),
-                    )
-                )
-            elif kind == "token_status":
-                out.append(
-                    (
-                        "token_status",
-                        renderer.token_status(push, seq=seq, world=world, locale=session.locale),
-                    )
-                )
-            elif kind == "actor_update":
-                out.append(("actor_update", self._actor_update(runtime, seq, push, session)))
-            elif kind == "card_update":
-                out.append(
-                    (
-                        "card_update",
-                        {
-                            "seq": seq,
-                            "world": world.id,
-                            "card_id": push["card_id"],
-                            "used": push["used"],
-                        },
-                    )
-                )
-        return out
-
-    def _actor_update(
-        self, runtime: WorldRuntime, seq: int, push: dict[str, Any], session: Session
-    ) -> dict[str, Any]:
-        world = runtime.world
-        if "removed" in push:
-            return {"seq": seq, "world": world.id, "actor": None, "removed": push["removed"]}
-        actor = actor_from_json(push["actor"])
-        renderer = self.renderers[world.system]
-        return {
-            "seq": seq,
-            "world": world.id,
-            "actor": renderer.actor(world, actor, session.locale),
-            "removed": None,
-        }
+        return renderer.pushes(runtime.world, seq, pushes, session.role, session.locale, used)
 
     async def _broadcast(
         self, runtime: WorldRuntime, seq: int, pushes: list[dict[str, Any]]

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE worlds (
@@ -58,6 +58,10 @@ _MIGRATIONS: tuple[str, ...] = (
         seq INTEGER NOT NULL,
         PRIMARY KEY (world_id, card_id, action)
     );
+    """,
+    # 2: the world as it was created, so its log can be replayed from the start.
+    """
+    ALTER TABLE worlds ADD COLUMN initial_state TEXT
     """,
 )
 
@@ -168,13 +172,14 @@ class SQLiteStore:
         with self._lock:
             self._db.execute(
                 "INSERT INTO worlds (id, name, system, gm_token_hash, player_token_hash, seq,"
-                " state, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                " state, initial_state, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
                 (
                     world_id,
                     name,
                     system,
                     gm_token_hash,
                     player_token_hash,
+                    _dumps(state),
                     _dumps(state),
                     created_at,
                 ),
@@ -194,6 +199,14 @@ class SQLiteStore:
                 (world_id,),
             ).fetchone()
         return None if r is None else WorldRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
+
+    def initial_state(self, world_id: str) -> dict[str, Any] | None:
+        """The world as it was created (None for a world created before schema 2)."""
+        with self._lock:
+            r = self._db.execute(
+                "SELECT initial_state FROM worlds WHERE id = ?", (world_id,)
+            ).fetchone()
+        return None if r is None or r[0] is None else json.loads(r[0])
 
     def find_token(self, token_hash: str) -> tuple[str, str] | None:
         """The world and role (``gm`` or ``player``) a token hash opens."""

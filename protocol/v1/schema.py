@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from protocol.v1 import pushes, requests
+from protocol.v1 import pushes, requests, session
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 
@@ -33,6 +33,8 @@ MODELS: dict[str, type[BaseModel]] = {
     "token_status": pushes.TokenStatus,
     "actor_update": pushes.ActorUpdate,
     "card_update": pushes.CardUpdate,
+    "session_header": session.SessionHeader,
+    "session_event": session.SessionEvent,
 }
 
 

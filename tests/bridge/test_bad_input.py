@@ -6,6 +6,7 @@ from typing import Any
 
 import msgpack
 import pytest
+
 from support.live import NS, Env, Refused, connect, give, rid
 
 GOOD_ROLL = {"actor": "bruno", "action": "attribute", "params": {"attribute": "fisico"}}

@@ -6,10 +6,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.live import Env
 
 from protocol.v1.errors import ERRORS
 from protocol.v1.requests import REQUEST_MODELS
+from support.live import Env
 
 EVENTS = sorted(REQUEST_MODELS)
 scalars = (

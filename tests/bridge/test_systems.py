@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.live import make_env, rid
 
 from rules.registry import default_registry
+from support.live import make_env, rid
 
 SYSTEMS = sorted(default_registry().systems)
 

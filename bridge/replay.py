@@ -1,0 +1,247 @@
+"""Replay a session or scenario file through a fresh in-process bridge and compare.
+
+Each request goes through the same path as on the server (protocol parsing,
+:func:`bridge.engine.process`, rendering), served the dice it had. The pushes
+it produces are compared with the recorded ones; scenario lines compare their
+``expect`` paths against the ack instead. Nothing here reads a clock: the
+report is the same, byte for byte, every time the same file is replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bridge.engine import Accepted, Session, process
+from bridge.render import Renderer
+from bridge.serialize import actor_from_json
+from bridge.sessions import SessionFile
+from bridge.store import EventRow
+from protocol.v1.parse import ParseError, parse_request
+from protocol.v1.session import SessionEvent
+from rules.dice import DiceSource, Draw, ScriptedDice, SeededDice
+from rules.model import World
+from rules.registry import Registry
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Divergence:
+    index: int
+    seq: int | None
+    event: str
+    user: str
+    field: str
+    expected: Any
+    got: Any
+
+    def describe(self) -> str:
+        where = f"event {self.index}" + (f" (seq {self.seq})" if self.seq is not None else "")
+        return (
+            f"divergence at {where}, {self.event} by {self.user}:\n"
+            f"  field:    {self.field}\n"
+            f"  expected: {_show(self.expected)}\n"
+            f"  got:      {_show(self.got)}"
+        )
+
+
+def _show(value: Any) -> str:
+    if value is _MISSING:
+        return "(nothing)"
+    import json
+
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+@dataclass
+class Report:
+    events: int = 0
+    cards: int = 0
+    refused: int = 0
+    divergences: list[Divergence] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"summary: events {self.events}, cards {self.cards}, refused {self.refused},"
+            f" divergences {len(self.divergences)}"
+        )
+
+
+def first_difference(expected: Any, got: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first path where two JSON values differ, with both sides there."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in sorted(set(expected) | set(got), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            found = first_difference(expected.get(key, _MISSING), got.get(key, _MISSING), sub)
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(got, list):
+        for index in range(max(len(expected), len(got))):
+            sub = f"{path}.{index}" if path else str(index)
+            left = expected[index] if index < len(expected) else _MISSING
+            right = got[index] if index < len(got) else _MISSING
+            found = first_difference(left, right, sub)
+            if found:
+                return found
+        return None
+    if expected is got or (type(expected) is type(got) and expected == got):
+        return None
+    numbers = (int, float)
+    if (
+        isinstance(expected, numbers)
+        and isinstance(got, numbers)
+        and not isinstance(expected, bool)
+        and not isinstance(got, bool)
+        and expected == got
+    ):
+        return None
+    return (path or "(value)", expected, got)
+
+
+def _faces(pushes: list[dict[str, Any]]) -> list[Any]:
+    """The dice faces of every card, so a changed die is named before its consequences."""
+    return [
+        {"card": {"dice": [{"faces": d.get("faces")} for d in p["card"].get("dice", [])]}}
+        if p.get("type") == "chat_card" and isinstance(p.get("card"), dict)
+        else {}
+        for p in pushes
+    ]
+
+
+def lookup(value: Any, path: str) -> Any:
+    for part in path.split("."):
+        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            return _MISSING
+    return value
+
+
+def _dice_for(line: SessionEvent, reroll: bool, seed: int, index: int) -> DiceSource:
+    if reroll or line.dice is None:
+        return SeededDice(f"{seed}:{index}")
+    return ScriptedDice([Draw(d[0], d[1]) if isinstance(d, list | tuple) else d for d in line.dice])
+
+
+def replay(
+    session: SessionFile,
+    registry: Registry,
+    *,
+    reroll: bool = False,
+    seed: int = 0,
+    stop_at: int | None = None,
+    first_only: bool = False,
+    on_event: Callable[[int, int], None] | None = None,
+) -> Report:
+    world: World = session.world
+    system = registry.get(world.system)
+    renderer = Renderer(system)
+    locale = str(world.settings.get("locale", "es"))
+    produced: dict[int, EventRow] = {}
+    used: set[tuple[str, str]] = set()
+    report = Report()
+    seq = 0
+    total = len(session.events)
+    for index, line in enumerate(session.events, start=1):
+        if stop_at is not None and (line.seq or index) > stop_at:
+            break
+        if on_event:
+            on_event(index, total)
+        report.events += 1
+
+        def diverge(
+            field_name: str, expected: Any, got: Any, line: SessionEvent = line, at: int = index
+        ) -> None:
+            report.divergences.append(
+                Divergence(at, line.seq, line.event, line.user, field_name, expected, got)
+            )
+
+        request = parse_request(line.event, (line.request,))
+        outcome: Any
+        code: str | None
+        if isinstance(request, ParseError):
+            outcome = request
+            code = request.code
+        else:
+            dice = _dice_for(line, reroll, seed, index)
+            referenced = None
+            if line.event == "card_action":
+                referenced = produced.get(int(str(line.request.get("card", "0.0")).split(".")[0]))
+            elif line.event == "undo":
+                referenced = produced.get(int(line.request.get("seq", 0)))
+            session_user = Session(line.user, line.role, locale)
+            outcome = process(
+                registry,
+                world,
+                session_user,
+                line.event,
+                request,
+                dice,
+                referenced=referenced,
+                used=used,
+            )
+            code = None if isinstance(outcome, Accepted) else outcome.code
+            if (
+                isinstance(outcome, Accepted)
+                and isinstance(dice, ScriptedDice)
+                and dice.remaining
+                and not reroll
+            ):
+                diverge(
+                    "dice", f"{len(line.dice or [])} dice used", f"{dice.remaining} left unused"
+                )
+        if line.expect_error is not None or code is not None:
+            if code != line.expect_error and not reroll:
+                diverge("ok", line.expect_error or "accepted", code or "accepted")
+            if code is not None:
+                report.refused += 1
+            if first_only and report.divergences:
+                break
+            continue
+        assert isinstance(outcome, Accepted)
+        seq += 1
+        pushes = outcome.pushes
+        ack = renderer.ack(outcome.world, seq, pushes, line.role, locale)
+        report.cards += len(ack["cards"])
+        if not reroll:
+            if line.seq is not None and line.seq != seq:
+                diverge("seq", line.seq, seq)
+            if line.pushes is not None:
+                found = first_difference(_faces(line.pushes), _faces(pushes)) or first_difference(
+                    line.pushes, pushes
+                )
+                if found:
+                    diverge(f"pushes.{found[0]}", found[1], found[2])
+            for path, expected in (line.expect or {}).items():
+                got = lookup(ack, path)
+                if first_difference(expected, got) is not None:
+                    diverge(f"ack.{path}", expected, got)
+        world = outcome.world
+        if line.pushes is not None and not reroll and report.divergences:
+            # Keep comparing later events against the recording: take the recorded actors.
+            for push in line.pushes:
+                if push.get("type") == "actor_update" and "actor" in push:
+                    world = world.with_actor(actor_from_json(push["actor"]))
+        used.update(outcome.used_follow_ups)
+        produced[seq] = EventRow(
+            "replay",
+            seq,
+            str(line.request.get("id", "")),
+            line.event,
+            line.user,
+            line.role,
+            line.request,
+            "",
+            [],
+            pushes,
+            outcome.undo,
+            "",
+        )
+        if first_only and report.divergences:
+            break
+    return replace(report)

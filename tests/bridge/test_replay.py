@@ -1,0 +1,160 @@
+"""Record, export, replay: a played session replays with no divergence; an edited die shows."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bridge.replay import first_difference, replay
+from bridge.sessions import export_lines, load_session
+from rules.registry import default_registry
+from support.live import Env, give, rid
+
+REGISTRY = default_registry()
+
+
+async def _play(env: Env) -> None:
+    gm = await env.join()
+    await give(gm, "aldara", "ana", gm.welcome or {})
+    ana = await env.join("player", "ana")
+    await give(gm, "bruno", "beto", gm.welcome or {})
+    beto = await env.join("player", "beto")
+    for _ in range(3):
+        ack = await ana.call(
+            "roll",
+            {
+                "id": rid(),
+                "actor": "aldara",
+                "action": "skill",
+                "params": {"skill": "sigilo", "level": "normal"},
+            },
+        )
+        assert ack["ok"]
+    opposed = await ana.call(
+        "roll",
+        {
+            "id": rid(),
+            "actor": "aldara",
+            "action": "skill",
+            "targets": ["bruno"],
+            "params": {"skill": "sigilo", "opposed_skill": "advertir_notar"},
+        },
+    )
+    card = opposed["cards"][0]
+    answer = await beto.call(
+        "card_action", {"id": rid(), "card": card["card_id"], "action": card["actions"][0]["id"]}
+    )
+    assert answer["ok"]
+    status = await gm.call("status_set", {"id": rid(), "actor": "bruno", "add": ["stunned"]})
+    assert (await gm.call("undo", {"id": rid(), "seq": status["seq"]}))["ok"]
+    assert (await gm.call("time_advance", {"id": rid(), "unit": "day"}))["ok"]
+
+
+async def test_a_played_session_replays_without_divergence(env: Env) -> None:
+    await _play(env)
+    lines = list(export_lines(env.store, env.world.world_id))
+    header = json.loads(lines[0])
+    assert header["type"] == "session" and header["protocol"] == 1
+    assert [json.loads(line)["seq"] for line in lines[1:]] == list(range(1, env.seq() + 1))
+    session = load_session(lines, REGISTRY)
+    report = replay(session, REGISTRY)
+    assert report.divergences == []
+    assert report.events == env.seq() and report.cards >= 6
+    again = replay(load_session(lines, REGISTRY), REGISTRY)
+    assert again.summary() == report.summary()
+
+
+async def test_an_edited_die_is_reported_with_its_event_and_field(env: Env) -> None:
+    await _play(env)
+    lines = list(export_lines(env.store, env.world.world_id))
+    target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line).get("dice"))
+    event = json.loads(lines[target])
+    sides, face = event["dice"][1]
+    event["dice"][1] = [sides, face % sides + 1]
+    lines[target] = json.dumps(event)
+    report = replay(load_session(lines, REGISTRY), REGISTRY, first_only=True)
+    (divergence,) = report.divergences
+    assert divergence.seq == event["seq"]
+    assert divergence.field == "pushes.0.card.dice.1.faces.0"
+    assert (divergence.expected, divergence.got) == (face, face % sides + 1)
+    assert "field:    pushes.0.card.dice.1.faces.0" in divergence.describe()
+
+
+def test_scenario_expectations_and_errors_are_checked() -> None:
+    header = json.dumps({"type": "session", "world": {"system": "o3d10"}})
+    roll = {
+        "id": "scenario-1",
+        "actor": "aldara",
+        "action": "skill",
+        "params": {"skill": "sigilo", "level": "normal"},
+    }
+    good = json.dumps(
+        {
+            "type": "event",
+            "event": "roll",
+            "request": roll,
+            "dice": [5, 3, 9],
+            "expect": {"cards.0.outcome.key": "failure"},
+        }
+    )
+    wrong = json.dumps(
+        {
+            "type": "event",
+            "event": "roll",
+            "request": {**roll, "id": "scenario-2"},
+            "dice": [5, 3, 9],
+            "expect": {"cards.0.outcome.key": "success"},
+        }
+    )
+    extra = json.dumps(
+        {
+            "type": "event",
+            "event": "roll",
+            "request": {**roll, "id": "scenario-3"},
+            "dice": [5, 3, 9, 1],
+        }
+    )
+    refused = json.dumps(
+        {
+            "type": "event",
+            "event": "roll",
+            "request": {**roll, "id": "scenario-4", "actor": "ghost"},
+            "expect_error": "no_such_actor",
+        }
+    )
+    report = replay(load_session([header, good, wrong, extra, refused], REGISTRY), REGISTRY)
+    assert [(d.index, d.field, d.expected, d.got) for d in report.divergences] == [
+        (2, "ack.cards.0.outcome.key", "success", "failure"),
+        (3, "dice", "4 dice used", "1 left unused"),
+        (4, "ok", "no_such_actor", "unknown_actor"),
+    ]
+
+
+def test_first_difference() -> None:
+    assert first_difference({"a": [1, 2]}, {"a": [1, 2]}) is None
+    assert first_difference({"a": [1, 2]}, {"a": [1, 3]}) == ("a.1", 2, 3)
+    assert first_difference({"a": 1}, {"a": 1, "b": 2})[0] == "b"  # type: ignore[index]
+    assert first_difference(True, 1) == ("(value)", True, 1)
+
+
+async def test_export_and_replay_commands(env: Env, tmp_path: Path) -> None:
+    await _play(env)
+    session_file = tmp_path / "session.jsonl"
+    session_file.write_text("\n".join(export_lines(env.store, env.world.world_id)) + "\n", "utf-8")
+    run = [sys.executable, "-m", "bridge", "replay", str(session_file)]
+    first = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    second = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert first.stdout == second.stdout, "replay output must be the same byte for byte"
+    assert "divergences 0" in first.stdout
+    lines = session_file.read_text("utf-8").splitlines()
+    target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line).get("dice"))
+    event = json.loads(lines[target])
+    event["dice"][0][1] = event["dice"][0][1] % 10 + 1
+    lines[target] = json.dumps(event)
+    session_file.write_text("\n".join(lines) + "\n", "utf-8")
+    edited = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert edited.returncode == 1
+    assert f"divergence at event {target} (seq {target}), roll by ana" in edited.stdout
