@@ -107,7 +107,7 @@ export function buttonWords(button) {
   return [button.action, ...values].join(' ');
 }
 
-function convert(ask, raw, t) {
+export function convertParam(ask, raw, t = messages()) {
   const value = String(raw);
   if (ask.kind === 'int' || ask.kind === 'number') {
     if (!/^[+-]?\d+$/.test(value)) return { error: t.bad_int(ask.name, value) };
@@ -201,7 +201,7 @@ export function parseCommand(text, actors, locale = 'es') {
   for (const [key, raw] of asked) {
     const ask = asks.find((a) => a.name === key) ?? asks.find((a) => norm(a.name) === norm(key));
     if (!ask) return fail(t.bad_param(key, asks.map((a) => a.name).join(', ')));
-    const converted = convert(ask, raw, t);
+    const converted = convertParam(ask, raw, t);
     if (converted.error) return fail(converted.error);
     params[ask.name] = converted.value;
   }
