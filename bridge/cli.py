@@ -130,6 +130,15 @@ def main(argv: list[str] | None = None) -> int:
         help="show a progress bar on stderr (default: when it is a terminal)",
     )
 
+    p_bots = sub.add_parser("bots", help="drive a live server with simulated players and a GM")
+    p_bots.add_argument("--url", required=True)
+    p_bots.add_argument("--gm-token", required=True)
+    p_bots.add_argument("--player-token", default=None)
+    p_bots.add_argument("--players", type=int, default=4)
+    p_bots.add_argument("--requests", type=int, default=200, help="stop after this many")
+    p_bots.add_argument("--seconds", type=float, default=30.0, help="stop after this long")
+    p_bots.add_argument("--seed", type=int, default=0)
+
     p_demo = sub.add_parser("demo", help="create (once) a demo world per system")
     p_demo.add_argument("--data", type=Path, default=DEFAULT_DATA)
 
@@ -138,6 +147,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         asyncio.run(serve(args.host, args.port, args.data, args.sync.upper(), args.dice_seed))
         return 0
+    if args.command == "bots":
+        from bridge.bots import run_bots
+
+        if not 0 <= args.players <= 200 or not 1 <= args.requests <= 1_000_000:
+            print("--players takes 0-200 and --requests 1-1000000", file=sys.stderr)
+            return 2
+        result = asyncio.run(
+            run_bots(
+                args.url,
+                args.gm_token,
+                args.player_token,
+                players=args.players,
+                requests=args.requests,
+                seconds=min(args.seconds, 3600.0),
+                seed=args.seed,
+            )
+        )
+        print(json.dumps(result))
+        return 0 if "internal_error" not in result["refused"] else 1
     if args.command == "replay":
         from bridge.replay_cli import run_replay
 
