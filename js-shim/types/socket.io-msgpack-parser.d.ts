@@ -1,0 +1,4 @@
+declare module 'socket.io-msgpack-parser' {
+  const parser: object;
+  export default parser;
+}
