@@ -73,15 +73,15 @@ def spend_action(world: World, actor: Actor, split: bool, free: bool) -> dict[st
     'Una sola acción por turno ... a menos que se saque 20 o más' and 'Una pifia en iniciativa
     significa que no se actua en el primer turno'. Splitting ('Dividir Acciones') allows one
     action more this round.
+    A free attack (a won ambush) spends nothing and needs no initiative: the ambusher
+    strikes before the fight's order exists.
     """
     combat = combat_of(world.data)
-    if not combat["active"] or not world.settings.get("enforce_actions", True):
+    if free or not combat["active"] or not world.settings.get("enforce_actions", True):
         return None
     entry = combat["initiative"].get(actor.id)
     if entry is None:
         raise refuse("no_initiative", "actor", actor=actor.name)
-    if free:
-        return None
     if entry.get("fumble") and combat["round"] <= 1:
         raise refuse("lost_first_turn", "actor", actor=actor.name)
     if split:

@@ -54,6 +54,15 @@ def hit_points(sheet: Sheet, state: Mapping[str, Any], settings: Mapping[str, An
     return max_hit_points(sheet, settings) - wounds(state)
 
 
+def thresholds(sheet: Sheet, settings: Mapping[str, Any]) -> tuple[int, int, int]:
+    """The wounds at which malherido, inconsciente and muerto begin, by the health model."""
+    fisico = physique(sheet)
+    if settings.get("health_model") == "hit_points":
+        pv_max = max_hit_points(sheet, settings)
+        return max(0, pv_max - fisico), pv_max, fisico * 6
+    return fisico * 3, fisico * 4, fisico * 6
+
+
 def state_for_wounds(sheet: Sheet, taken: int, settings: Mapping[str, Any]) -> str:
     """normal, malherido, inconsciente or muerto for ``taken`` wounds."""
     fisico = physique(sheet)

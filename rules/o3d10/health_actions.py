@@ -18,7 +18,7 @@ from rules.model import (
     t,
 )
 from rules.o3d10.context import in_combat, require_able, sheet_of
-from rules.o3d10.health import change_wounds, max_hit_points, physique
+from rules.o3d10.health import change_wounds, max_hit_points, thresholds
 from rules.o3d10.tables import CATCH_BREATH_DIE, CATCH_BREATH_MINUTES, SLEEP_HEALING
 from rules.rolls import roll_die
 
@@ -28,16 +28,16 @@ def wound_change(world: World, actor: Actor, delta: int) -> tuple[ActorChange, t
     sheet = sheet_of(actor)
     change = change_wounds(sheet, actor.state, delta, world.settings)
     pv_max = max_hit_points(sheet, world.settings)
-    fisico = physique(sheet)
+    wounded, down, dead = thresholds(sheet, world.settings)
     lines = [
         Line(t("line.wounds", before=change.before, after=change.after)),
         Line(t("line.hit_points", pv=pv_max - change.after, pv_max=pv_max)),
         Line(
             t(
                 "line.bands",
-                malherido=fisico * 3,
-                inconsciente=fisico * 4,
-                muerto=fisico * 6,
+                malherido=wounded,
+                inconsciente=down,
+                muerto=dead,
             )
         ),
         Line(t("line.health_state", state=t(f"health.{change.state_after}"))),

@@ -9,7 +9,7 @@ The combat bookkeeping lives in ``world.data["combat"]`` as plain JSON::
 
     {"active": true, "round": 1,
      "initiative": {actor_id: {"total": 23, "base": 11, "actions": 2, "fumble": false}},
-     "used": {actor_id: 1}, "split": {actor_id: 1}}
+     "used": {actor_id: 1}, "split": {actor_id: 1}, "moved": {actor_id: 9}}
 
 ``fights`` (a counter of finished combats) and ``ambush`` ({attacker: [targets]}) sit
 beside it in ``world.data``.
@@ -108,23 +108,37 @@ def combat_of(data: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of the world's combat bookkeeping (an inactive one when there is none)."""
     combat = data.get("combat")
     if not isinstance(combat, Mapping):
-        return {"active": False, "round": 0, "initiative": {}, "used": {}, "split": {}}
+        return {
+            "active": False,
+            "round": 0,
+            "initiative": {},
+            "used": {},
+            "split": {},
+            "moved": {},
+        }
     return {
         "active": bool(combat.get("active", False)),
         "round": int(combat.get("round", 0)),
         "initiative": {k: dict(v) for k, v in dict(combat.get("initiative", {})).items()},
         "used": dict(combat.get("used", {})),
         "split": dict(combat.get("split", {})),
+        "moved": dict(combat.get("moved", {})),
     }
 
 
 def new_combat() -> dict[str, Any]:
-    return {"active": True, "round": 1, "initiative": {}, "used": {}, "split": {}}
+    return {"active": True, "round": 1, "initiative": {}, "used": {}, "split": {}, "moved": {}}
 
 
 def next_round(combat: Mapping[str, Any]) -> dict[str, Any]:
-    """The bookkeeping of the following round: actions spent and split turns reset."""
-    return {**combat, "round": int(combat.get("round", 0)) + 1, "used": {}, "split": {}}
+    """The bookkeeping of the following round: actions spent, split turns and movement reset."""
+    return {
+        **combat,
+        "round": int(combat.get("round", 0)) + 1,
+        "used": {},
+        "split": {},
+        "moved": {},
+    }
 
 
 def actions_allowed(combat: Mapping[str, Any], actor_id: str) -> int:

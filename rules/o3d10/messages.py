@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.o3d10 import messages_combat
+from rules.o3d10 import messages_combat, messages_turn
 
 _ROLLS: Mapping[str, Mapping[str, str]] = {
     "es": {
@@ -134,6 +134,6 @@ _ROLLS: Mapping[str, Mapping[str, str]] = {
 }
 
 MESSAGES: Mapping[str, Mapping[str, str]] = {
-    "es": {**_ROLLS["es"], **messages_combat.ES},
-    "en": {**_ROLLS["en"], **messages_combat.EN},
+    "es": {**_ROLLS["es"], **messages_combat.ES, **messages_turn.ES},
+    "en": {**_ROLLS["en"], **messages_combat.EN, **messages_turn.EN},
 }

@@ -26,8 +26,10 @@ from rules.model import (
 )
 from rules.o3d10.cards import attribute_label, die_lines, kept_line, outcome_of, signed
 from rules.o3d10.checks import CheckResult, Circumstances, RollKind, opposed_winner, roll_check
+from rules.o3d10.combat_actions import spend_action
 from rules.o3d10.context import encumbrance_for_skill, require_able, roll_context, sheet_of
 from rules.o3d10.sheet import Sheet
+from rules.o3d10.specs import OPPOSE_ASK
 from rules.o3d10.tables import ATTRIBUTE_DIFFICULTY, SKILL_DIFFICULTY
 
 
@@ -186,6 +188,11 @@ def resolve_check(world: World, action: Action, dice: DiceSource) -> Resolution:
     if params.get("ambush") and opponent_what is None:
         raise RulesError("ambush_needs_target", t("error.ambush_needs_target"), "targets")
     difficulty = None if opponent_what else difficulty_of(what.kind, params)
+    # 'Una acción mayor sería usar un conjuro': casting (a skill marked ``conjuro``) in a
+    # running combat spends an action like an attack.
+    combat = None
+    if what.kind == "skill" and sheet.skills[what.key].spell:
+        combat = spend_action(world, actor, bool(params.get("split", False)), False)
     rolled = roll_what(world, actor, sheet, what, params, dice, difficulty, action.by_gm)
     lines = list(roll_lines(sheet, what, rolled))
     follow: tuple[FollowUp, ...] = ()
@@ -208,6 +215,7 @@ def resolve_check(world: World, action: Action, dice: DiceSource) -> Resolution:
                     "ambush": bool(params.get("ambush", False)),
                 },
                 (actor.id,),
+                ask=OPPOSE_ASK,
             ),
         )
     card = Card(
@@ -220,8 +228,10 @@ def resolve_check(world: World, action: Action, dice: DiceSource) -> Resolution:
         actions=follow,
         target=action.targets[0] if action.targets else None,
     )
-    effects = (ActorChange(actor.id, rolled.state),) if rolled.state else ()
-    return Resolution(action, (card,), effects)
+    effects: list[Effect] = [ActorChange(actor.id, rolled.state)] if rolled.state else []
+    if combat is not None:
+        effects.append(WorldChange({"combat": combat}))
+    return Resolution(action, (card,), tuple(effects))
 
 
 def resolve_oppose(world: World, action: Action, dice: DiceSource) -> Resolution:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from rules.model import t
 from rules.o3d10.context import KEEP_CHOICES
-from rules.o3d10.tables import COVER, LEVELS, RANGES, SLEEP_HEALING
+from rules.o3d10.tables import COVER, LEVELS, MAX_MOVE_METRES, RANGES, SLEEP_HEALING
 from rules.params import Param
 from rules.system import ActionSpec
 
@@ -57,6 +57,16 @@ ATTACK_PARAMS: tuple[Param, ...] = (
     SPLIT,
 )
 AMOUNT = Param("amount", "int", t("param.amount"), required=True, minimum=0, maximum=10000)
+METRES = Param(
+    "metres",
+    "int",
+    t("param.metres"),
+    default=MAX_MOVE_METRES,
+    minimum=1,
+    maximum=MAX_MOVE_METRES,
+)
+OPPOSE_ASK: tuple[Param, ...] = (MODIFIER, GIVE_TOKEN)
+"""What the answering side chooses when it presses an ``oppose`` button."""
 COMFORT = Param(
     "comfort", "choice", t("param.comfort"), default="normal", choices=tuple(SLEEP_HEALING)
 )
@@ -125,6 +135,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
         _spec("heal_wounds", "heal", AMOUNT, gm_only=True),
         _spec("catch_breath", "heal"),
         _spec("sleep", "heal", COMFORT),
+        _spec("move", "roll", METRES, SPLIT),
         _spec("reload", "roll", WEAPON),
         _spec("clear_jam", "roll", WEAPON),
         _spec(

@@ -15,6 +15,7 @@ from rules.model import Action, Actor, JsonMap, Resolution, RulesError, Text, Ti
 from rules.o3d10 import (
     combat_actions,
     health_actions,
+    movement,
     roll_actions,
     turn_actions,
     weapon_actions,
@@ -31,6 +32,7 @@ from rules.o3d10.specs import (
     COMFORT,
     GIVE_TOKEN,
     MELEE_ASK,
+    METRES,
     MODIFIER,
     RANGED_ASK,
     ROLL_ASK,
@@ -52,6 +54,7 @@ _HANDLERS: Mapping[str, Handler] = {
     "next_round": lambda w, a, d: turn_actions.resolve_next_round(w, a),
     "attack": combat_actions.resolve_attack,
     "damage": combat_actions.resolve_damage,
+    "move": lambda w, a, d: movement.resolve_move(w, a),
     "reload": lambda w, a, d: weapon_actions.resolve_reload(w, a),
     "clear_jam": lambda w, a, d: weapon_actions.resolve_clear_jam(w, a),
     "damage_apply": lambda w, a, d: health_actions.resolve_damage_apply(w, a),
@@ -119,6 +122,7 @@ class O3d10(RuleSystem):
         buttons.append(
             Button(t("action.initiative"), "roll", "initiative", {}, combat, (MODIFIER, GIVE_TOKEN))
         )
+        buttons.append(Button(t("action.move"), "roll", "move", {}, combat, (METRES, SPLIT)))
         attack_ask = (*MELEE_ASK, MODIFIER, GIVE_TOKEN, SPLIT)
         buttons.append(
             Button(

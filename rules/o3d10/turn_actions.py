@@ -153,7 +153,9 @@ def resolve_combat_start(world: World, action: Action, dice: DiceSource) -> Reso
         cards.append(_order_card(world, combat))
     else:
         cards.append(Card(kind="combat_start", title=t("card.combat_start"), speaker=None))
-    effects.append(WorldChange({"combat": combat, "ambush": {}}))
+    # Ambushes won before the fight survive its start ('el primer ataque es gratuito');
+    # combat_end forgets the ones left unused.
+    effects.append(WorldChange({"combat": combat}))
     return Resolution(action, tuple(cards), tuple(effects))
 
 

@@ -178,6 +178,7 @@ def test_encumbrance_hits_dexterity_skills_out_of_combat_and_spells_always(kit: 
         notice.cards[0]
     )
     _, fighting = kit.run(world, "combat_start", "casilda", {"roll_all": False}, by_gm=True)
+    _, fighting = kit.run(fighting, "initiative", "casilda", dice=[5, 5, 5])
     rolled, _ = kit.run(
         fighting, "skill", "casilda", {"skill": "armas_a_distancia"}, dice=[5, 5, 5]
     )

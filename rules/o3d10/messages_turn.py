@@ -1,0 +1,63 @@
+"""o3d10 texts for movement, the choices of the sheet buttons' forms and the dice roles."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+ES: Mapping[str, str] = {
+    "action.move": "Moverse",
+    "param.metres": "Metros",
+    "card.move": "{actor} se mueve",
+    "line.move": "Se mueve {metres} m",
+    "line.move_turn": "Movimiento en este turno: {moved}/{limit} m",
+    "line.move_action": "Moverse gasta una acción del turno",
+    "error.move_limit": "{actor} solo puede moverse {left} m más en este turno (máximo {limit} m).",
+    "choice.range.bocajarro": "Bocajarro",
+    "choice.range.corta": "Corta",
+    "choice.range.media": "Media",
+    "choice.range.larga": "Larga",
+    "choice.cover.ninguna": "Sin cobertura",
+    "choice.cover.ligera": "Ligera (un arbolito)",
+    "choice.cover.media": "Media (una carroza)",
+    "choice.cover.grande": "Grande (una almena)",
+    "choice.comfort.normal": "Medianamente cómodo",
+    "choice.comfort.total": "Todas las comodidades",
+    "choice.keep.auto": "Según las circunstancias",
+    "choice.keep.lowest": "El menor",
+    "choice.keep.median": "El medio",
+    "choice.keep.highest": "El mayor",
+    "role.objetivo": "1o3d10",
+    "role.dano": "Daño",
+    "role.dano.margen": "Daño por margen",
+    "role.fiabilidad": "Fiabilidad",
+    "role.aliento": "Recuperar el aliento",
+}
+
+EN: Mapping[str, str] = {
+    "action.move": "Move",
+    "param.metres": "Metres",
+    "card.move": "{actor} moves",
+    "line.move": "Moves {metres} m",
+    "line.move_turn": "Movement this round: {moved}/{limit} m",
+    "line.move_action": "Moving spends one of the round's actions",
+    "error.move_limit": "{actor} may move only {left} m more this round ({limit} m at most).",
+    "choice.range.bocajarro": "Point blank",
+    "choice.range.corta": "Short",
+    "choice.range.media": "Medium",
+    "choice.range.larga": "Long",
+    "choice.cover.ninguna": "No cover",
+    "choice.cover.ligera": "Light (a small tree)",
+    "choice.cover.media": "Medium (a carriage)",
+    "choice.cover.grande": "Heavy (a battlement)",
+    "choice.comfort.normal": "Fairly comfortable",
+    "choice.comfort.total": "Every comfort",
+    "choice.keep.auto": "By the circumstances",
+    "choice.keep.lowest": "The lowest",
+    "choice.keep.median": "The median",
+    "choice.keep.highest": "The highest",
+    "role.objetivo": "1o3d10",
+    "role.dano": "Damage",
+    "role.dano.margen": "Margin damage",
+    "role.fiabilidad": "Reliability",
+    "role.aliento": "Catching one's breath",
+}
