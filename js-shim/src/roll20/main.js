@@ -8,7 +8,7 @@ import { io } from 'socket.io-client';
 import parser from 'socket.io-msgpack-parser';
 import { createBridgeClient, newRequestId } from '../core/index.js';
 import { createChatBox, SELECTORS } from './chat-dom.js';
-import { convertParam, isVttCommand, messages, parseCommand } from './commands.js';
+import { convertParam, findActor, isVttCommand, messages, parseCommand, tokenize } from './commands.js';
 import { bridgeCommand, formatCard, parseCardButton, statusCommand } from './format.js';
 import { openSettings, readConfig } from './settings.js';
 
@@ -20,6 +20,7 @@ const TEXT = {
     mod: 'script Mod activo: los estados y barras se aplican a las fichas.',
     used: 'ese botón ya se usó.',
     notConnected: 'no hay conexión con el puente.',
+    turnUsage: 'Uso: !vtt turn <actor> <valor> · !vtt turn clear',
     ask: (label, name, choices) => `${label}: ${name}${choices ? ` (${choices})` : ''}`,
   },
   en: {
@@ -29,6 +30,7 @@ const TEXT = {
     mod: 'Mod script active: statuses and bars are applied to the tokens.',
     used: 'that button was already used.',
     notConnected: 'not connected to the bridge.',
+    turnUsage: 'Usage: !vtt turn <actor> <value> · !vtt turn clear',
     ask: (label, name, choices) => `${label}: ${name}${choices ? ` (${choices})` : ''}`,
   },
 };
@@ -111,11 +113,41 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
     chat.notice(`${error.code ?? 'error'}: ${error.message ?? ''}`, 'error');
   }
 
+  /** `!vtt turn <actor> <value>` / `!vtt turn clear`: the Roll20 turn order, through the Mod script. */
+  function turnCommand(words) {
+    if (state.mod !== 'yes') {
+      chat.notice(text().noMod, 'warning');
+      return { ok: false };
+    }
+    if (words[0] === 'clear') {
+      sendToMod(bridgeCommand('turn clear'));
+      return { ok: true };
+    }
+    const actor = findActor([...state.actors.values()], words[0] ?? '');
+    if (!actor || !/^-?\d+(\.\d+)?$/.test(words[1] ?? '')) {
+      chat.notice(text().turnUsage, 'error');
+      return { ok: false };
+    }
+    sendToMod(bridgeCommand('turn add', { token: actor.token, name: actor.name, pr: words[1] }));
+    return { ok: true };
+  }
+
+  /** A one-actor initiative card with a "Total N" line goes into the turn order. */
+  function initiativeToTurn(card) {
+    if (card.kind !== 'initiative' || !card.speaker || state.mod !== 'yes' || state.role !== 'gm') return;
+    const lines = (card.sections ?? []).flatMap((s) => s.lines ?? []);
+    const total = lines.map((l) => /^Total (-?\d+)$/.exec(l.trim())).find(Boolean);
+    const actor = state.actors.get(card.speaker);
+    if (total && actor) sendToMod(bridgeCommand('turn add', { token: actor.token, name: actor.name, pr: total[1] }));
+  }
+
   async function runCommand(line) {
     if (client.state !== 'connected' && !client.welcome) {
       chat.notice(text().notConnected, 'error');
       return { ok: false };
     }
+    const words = tokenize(line.trim()).slice(1);
+    if (words[0] === 'turn' && state.role === 'gm') return turnCommand(words.slice(1));
     const parsed = parseCommand(line, [...state.actors.values()], state.locale);
     if (parsed.help) {
       chat.notice(parsed.help, 'help');
@@ -275,6 +307,7 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
     if (state.cards.size > 500) state.cards.delete(state.cards.keys().next().value);
     for (const action of card.actions ?? []) if (action.used) state.used.add(`${card.card_id}|${action.id}`);
     if (postMode() === 'all') postCard(card);
+    initiativeToTurn(card);
   });
 
   client.on('status', (status) => {

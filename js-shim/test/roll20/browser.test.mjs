@@ -156,6 +156,17 @@ describe('the Roll20 userscript in a browser', () => {
     assert.ok(!apiLines.slice(linesBefore).some((l) => l.startsWith('!vtt-card')), 'the click never reached Roll20');
     await gm.waitForFunction(() => document.querySelector('a[href^="!vtt-card "].vtt-used'));
 
+    // An initiative card joins the Roll20 turn order; the GM can add by hand too.
+    await say(gm, '!vtt aldara initiative');
+    await say(gm, '!vtt turn bruno 5');
+    const order = await gm.waitForFunction(() => {
+      const list = JSON.parse(Campaign().get('turnorder') || '[]');
+      return list.length === 2 && list;
+    });
+    const entries = await order.jsonValue();
+    assert.deepEqual(entries.map((e) => e.id).sort(), ['-Mtok1', '-Mtok2']);
+    assert.ok(Number(entries.find((e) => e.id === '-Mtok1').pr) > 0, JSON.stringify(entries));
+
     // A status change from elsewhere (another GM client) lands on Bruno's token.
     const { client } = connect(table.server.url, table.world.gm_token, 'other-gm');
     assert.equal(await client.ready(), true);
