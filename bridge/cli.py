@@ -125,6 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     p_replay.add_argument("--stop-at", type=int, default=None, metavar="SEQ")
     p_replay.add_argument("--first", action="store_true", help="stop at the first divergence")
     p_replay.add_argument(
+        "--url", default=None, help="replay against this live server as real Socket.IO clients"
+    )
+    p_replay.add_argument("--gm-token", default=None)
+    p_replay.add_argument("--player-token", default=None)
+    p_replay.add_argument(
         "--progress",
         action="store_true",
         help="show a progress bar on stderr (default: when it is a terminal)",
@@ -167,8 +172,16 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0 if "internal_error" not in result["refused"] else 1
     if args.command == "replay":
-        from bridge.replay_cli import run_replay
+        from bridge.replay_cli import run_live, run_replay
 
+        if args.url:
+            if not args.gm_token:
+                print(
+                    "--url needs --gm-token (and --player-token for player requests)",
+                    file=sys.stderr,
+                )
+                return 2
+            return run_live(args.file, args.url, args.gm_token, args.player_token, args.stop_at)
         return run_replay(
             args.file,
             reroll=args.reroll,

@@ -62,3 +62,25 @@ def run_replay(
     rate = report.events / elapsed if elapsed > 0 else float("inf")
     print(f"{report.events} events in {elapsed:.3f} s: {rate:.0f} events/s", file=sys.stderr)
     return 1 if report.divergences else 0
+
+
+def run_live(
+    path: Path, url: str, gm_token: str, player_token: str | None, stop_at: int | None
+) -> int:
+    import asyncio
+
+    from bridge.replay_live import replay_live
+
+    registry = default_registry()
+    try:
+        with path.open(encoding="utf-8") as handle:
+            session = load_session(handle, registry)
+    except (OSError, SessionFileError) as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return 2
+    print(f"replaying {len(session.events)} events against {url} (the server's own dice)")
+    report = asyncio.run(replay_live(session, url, gm_token, player_token, stop_at=stop_at))
+    for divergence in report.divergences:
+        print(divergence)
+    print(report.summary())
+    return 1 if report.divergences else 0
