@@ -55,6 +55,7 @@ from rules.omerta.tables import (
 )
 
 MODES: tuple[str, ...] = ("single", *THOMPSON_MODES)
+OPEN_BLOWS_KEPT = 20
 
 
 def aim_rounds(ctx: Ctx, target: str, weapon: Weapon) -> int:
@@ -145,6 +146,10 @@ def validate_attack(
             raise _refuse("jam_clearing", "params.weapon", weapon=name)
     if weapon.shotgun:
         shotgun_expression(weapon, params.get("range_m"))
+    if weapon.counted:
+        loaded = loaded_of(ctx, weapon)
+        if loaded <= 0:
+            raise _refuse("no_ammo", "params.weapon", weapon=name)
     if weapon.firearm:
         loaded = loaded_of(ctx, weapon)
         if loaded <= 0:
@@ -171,19 +176,19 @@ def attacker_state(
     state["aim"] = None
     add: set[str] = set()
     lines: list[Line] = []
-    if weapon.firearm:
+    if weapon.counted:
         ammo = dict(ctx.actor.state.get("ammo", {}))
         ammo[weapon.key] = max(0, int(ammo.get(weapon.key, 0)) - spent)
         state["ammo"] = ammo
         lines.append(
             Line(t("line.ammo", weapon=weapon.label), f"{ammo[weapon.key]}/{weapon.capacity}")
         )
-        if check is not None and check.fumble:
-            jams = dict(ctx.actor.state.get("jams", {}))
-            jams[weapon.key] = {"ready_at": None}
-            state["jams"] = jams
-            add.add("jammed")
-            lines.append(Line(t("line.jammed", weapon=weapon.label)))
+    if weapon.firearm and check is not None and check.fumble:
+        jams = dict(ctx.actor.state.get("jams", {}))
+        jams[weapon.key] = {"ready_at": None}
+        state["jams"] = jams
+        add.add("jammed")
+        lines.append(Line(t("line.jammed", weapon=weapon.label)))
     elif check is not None and check.fumble:
         lines.append(Line(t("line.fumble_don")))
     return state, frozenset(add), frozenset({"aiming"}), tuple(lines)
@@ -248,8 +253,21 @@ def resolve_attack(world: Any, action: Action, dice: DiceSource) -> Resolution:
     return _single(ctx, action, weapon, targets[0], dice)
 
 
-def defend_followups(ctx: Ctx, weapon: Weapon, target: Actor, check: Check) -> tuple[FollowUp, ...]:
-    base = {"attacker_weapon": weapon.key, "critical": check.critical}
+def blow_id(ctx: Ctx) -> str:
+    """A melee blow's id: its three defence buttons answer it once between them."""
+    return f"{ctx.actor.id}:{ctx.now.time}:{ctx.rounds.actions}"
+
+
+def open_blow(target: Actor, blow: str) -> ActorChange:
+    """The target now owes an answer (parry, dodge or take) to ``blow``."""
+    waiting = [str(b) for b in target.state.get("open_blows", []) if b != blow]
+    return ActorChange(target.id, {"open_blows": [*waiting[-(OPEN_BLOWS_KEPT - 1) :], blow]})
+
+
+def defend_followups(
+    ctx: Ctx, weapon: Weapon, target: Actor, check: Check, blow: str
+) -> tuple[FollowUp, ...]:
+    base = {"attacker_weapon": weapon.key, "critical": check.critical, "blow": blow}
     sheet = parse_sheet(target.sheet)
     parry_choices = (*(k for k, w in sheet.weapons.items() if w.melee), "unarmed")
     from rules.params import Param
@@ -339,7 +357,9 @@ def _single(
         aware = not params.get("unaware", False) and not unconscious
         if weapon.melee and aware:
             effect_lines.append(Line(t("line.await_defence", actor=target.name)))
-            follow = defend_followups(ctx, weapon, target, check)
+            blow = blow_id(ctx)
+            follow = defend_followups(ctx, weapon, target, check, blow)
+            effects.append(open_blow(target, blow))
         else:
             if not aware and weapon.melee:
                 effect_lines.append(Line(t("line.no_defence")))

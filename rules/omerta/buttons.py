@@ -111,28 +111,28 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
                     1,
                 )
             )
-        if weapon.firearm:
+        if weapon.counted:
             found.append(
                 Button(t("button.reload", weapon=label), "roll", "reload", {"weapon": key}, combat)
             )
-            if isinstance(jams, dict) and key in jams:
-                using = Param(
-                    "using",
-                    "choice",
-                    t("param.using"),
-                    default="weapon",
-                    choices=("weapon", "mecanica"),
+        if weapon.firearm and isinstance(jams, dict) and key in jams:
+            using = Param(
+                "using",
+                "choice",
+                t("param.using"),
+                default="weapon",
+                choices=("weapon", "mecanica"),
+            )
+            found.append(
+                Button(
+                    t("button.clear_jam", weapon=label),
+                    "roll",
+                    "clear_jam",
+                    {"weapon": key},
+                    combat,
+                    (using, MODIFIER),
                 )
-                found.append(
-                    Button(
-                        t("button.clear_jam", weapon=label),
-                        "roll",
-                        "clear_jam",
-                        {"weapon": key},
-                        combat,
-                        (using, MODIFIER),
-                    )
-                )
+            )
     found.append(Button(t("action.dodge"), "roll", "dodge", {}, combat, (MODIFIER,)))
     found.append(Button(t("action.move"), "roll", "move", {}, combat, (METRES,)))
     if "primeros_auxilios" in sheet.skills:

@@ -121,6 +121,9 @@ def resolve_defend(world: World, action: Action, dice: DiceSource) -> Resolution
     critical = bool(action.params.get("critical", False))
     if "dead" in ctx.actor.statuses:
         raise RulesError("target_dead", t("error.target_dead", actor=ctx.actor.name), "actor")
+    blow = action.params.get("blow")
+    if blow is not None and blow not in ctx.actor.state.get("open_blows", []):
+        raise RulesError("blow_answered", t("error.blow_answered", actor=ctx.actor.name), "action")
     if "unconscious" in ctx.actor.statuses:
         defence = "none"
     rolled: list[Die] = []
@@ -179,6 +182,11 @@ def resolve_defend(world: World, action: Action, dice: DiceSource) -> Resolution
     else:
         lines.append(Line(t("line.took_blow")))
     effects: list[Effect] = []
+    if blow is not None:
+        state = {
+            **state,
+            "open_blows": [b for b in ctx.actor.state.get("open_blows", []) if b != blow],
+        }
     target = ctx.actor
     if state:
         target = replace(target, state={**target.state, **state})

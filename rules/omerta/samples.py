@@ -50,6 +50,7 @@ SAMPLE_SHEETS: tuple[tuple[str, str, dict[str, Any]], ...] = (
                     "kind": "thrown",
                     "skill": "lanzar",
                     "damage": "1d4",
+                    "capacity": 3,
                 },
             },
         },

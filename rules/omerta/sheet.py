@@ -7,7 +7,12 @@ A sheet is JSON::
      "skills": {"arma_corta": {"label": "Arma corta", "value": 60}, "esquivar": 40},
      "weapons": {"colt": {"label": "Colt .45", "kind": "firearm", "type": "pistol",
                           "skill": "arma_corta", "damage": "1d10+2", "capacity": 7,
-                          "shots": 3}}}
+                          "shots": 3},
+                 "cuchillos": {"label": "Cuchillos", "kind": "thrown", "skill": "lanzar",
+                               "damage": "1d4", "capacity": 3}}}
+
+A thrown weapon's ``capacity`` (optional) is how many are carried: each throw spends one and
+``reload`` picks them back up.
 """
 
 from __future__ import annotations
@@ -44,6 +49,11 @@ class Weapon:
     @property
     def firearm(self) -> bool:
         return self.kind == "firearm"
+
+    @property
+    def counted(self) -> bool:
+        """Ammunition is tracked: firearms, and thrown weapons with a count carried."""
+        return self.firearm or (self.kind == "thrown" and self.capacity > 0)
 
     @property
     def melee(self) -> bool:
@@ -146,6 +156,8 @@ def _weapon(key: str, raw: Any, skills: Mapping[str, Skill]) -> Weapon:
         weapon_type = _choice(raw.get("type"), f"{field}.type", FIREARM_TYPES)
         capacity = _int(raw.get("capacity"), f"{field}.capacity", 1, 200)
         shots = _int(raw.get("shots", 1), f"{field}.shots", 1, 50)
+    elif kind == "thrown" and raw.get("capacity") is not None:
+        capacity = _int(raw.get("capacity"), f"{field}.capacity", 1, 50)
     damage = raw.get("damage")
     if not (weapon_type in SHOTGUN_DAMAGE and damage is None):
         bad = f"{field}.damage must be a dice expression such as 1d6+1"
@@ -216,6 +228,8 @@ def weapon_to_json(weapon: Weapon) -> dict[str, Any]:
         out["damage"] = weapon.damage
     if weapon.firearm:
         out.update(type=weapon.type, capacity=weapon.capacity, shots=weapon.shots)
+    elif weapon.counted:
+        out["capacity"] = weapon.capacity
     return out
 
 

@@ -34,12 +34,17 @@ from rules.omerta.combat import (
     spend_action,
 )
 from rules.omerta.tables import FREE_MOVE_M
+from rules.params import Param
 
 GRADES: Mapping[str, Grade] = {
     "critical": "critical",
     "success": "success",
     "failure": "failure",
     "fumble": "fumble",
+}
+RENAMED: Mapping[str, str] = {
+    "opposed_skill": "skill",
+    "opposed_characteristic": "characteristic",
 }
 CHARACTERISTICS: tuple[str, ...] = ("fue", "con", "des", "agi", "int", "pod", "car", "tam", "edu")
 
@@ -137,6 +142,8 @@ def resolve_roll(world: World, action: Action, dice: DiceSource) -> Resolution:
             for k in ("opposed_skill", "opposed_characteristic")
             if params.get(k) is not None
         }
+        if params.get("opposed_multiplier") is not None and "opposed_characteristic" in answer:
+            answer["multiplier"] = params["opposed_multiplier"]
         follow = (
             FollowUp(
                 "oppose",
@@ -144,16 +151,23 @@ def resolve_roll(world: World, action: Action, dice: DiceSource) -> Resolution:
                 "oppose",
                 opponent.id,
                 {
-                    **{
-                        ("skill" if k == "opposed_skill" else "characteristic"): v
-                        for k, v in answer.items()
-                    },
+                    **{RENAMED.get(k, k): v for k, v in answer.items()},
                     "against_base": check.base,
                     "against_modifier": check.modifier,
                     "against_roll": check.roll if check.roll is not None else 0,
                     "against_grade": check.grade,
                 },
                 (ctx.actor.id,),
+                ask=(
+                    Param(
+                        "modifier",
+                        "int",
+                        t("param.modifier"),
+                        default=0,
+                        minimum=-200,
+                        maximum=200,
+                    ),
+                ),
             ),
         )
         sections.append(Section(None, (Line(t("line.opposed_pending", actor=opponent.name)),)))

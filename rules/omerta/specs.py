@@ -80,6 +80,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
             *ROLL_PARAMS,
             Param("opposed_skill", "str", max_length=40),
             Param("opposed_characteristic", "str", max_length=10),
+            Param("opposed_multiplier", "int", t("param.multiplier"), minimum=1, maximum=10),
         ),
         max_targets=1,
     ),
@@ -108,6 +109,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
         (
             Param("attacker_weapon", "str", required=True, max_length=40),
             Param("critical", "bool", default=False),
+            Param("blow", "str", max_length=120),
             Param("defence", "choice", required=True, choices=("parry", "dodge", "none")),
             Param("parry_with", "str", t("param.parry_with"), default="unarmed", max_length=40),
             MODIFIER,

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.model import Actor, World
+from rules.model import Actor, RulesError, World, t
 from rules.omerta.sheet import Sheet
 from rules.omerta.tables import ROUND_SECONDS_DEFAULT
 
@@ -51,7 +51,7 @@ def initial_state(sheet: Sheet) -> dict[str, Any]:
         "contusion": 0,
         "wounds": [],
         "next_wound": 1,
-        "ammo": {key: w.capacity for key, w in sheet.weapons.items() if w.firearm},
+        "ammo": {key: w.capacity for key, w in sheet.weapons.items() if w.counted},
         "jams": {},
         "round_of": -1,
         "actions": 0,
@@ -71,6 +71,7 @@ def initial_state(sheet: Sheet) -> dict[str, Any]:
         "medicine_day": None,
         "active_day": None,
         "first_aid_tries": {},
+        "open_blows": [],
     }
 
 
@@ -152,3 +153,107 @@ def wounded(actor: Actor) -> bool:
         return False
     maximum = actor.sheet.get("hp")
     return isinstance(maximum, int) and hp(actor) < maximum
+
+
+# -- a state supplied from outside (the Don's actor_upsert) --------------------------------
+
+_INT_LIMIT = 10**12
+_INTS = ("hp", "contusion", "next_wound", "round_of", "actions", "parries", "sprint")
+_OPTIONAL_INTS = (
+    "dodge_penalty_until",
+    "no_delicate_until",
+    "unconscious_until",
+    "bleeding_since",
+    "medicine_day",
+    "active_day",
+)
+_BOOLS = ("dodged", "dodging")
+_TEXT_LISTS = ("dodged_attackers", "disabled", "open_blows")
+_WOUND_KINDS = ("bullet", "lethal", "contusion")
+
+
+def _bad(field: str, problem: str) -> RulesError:
+    return RulesError("invalid_state", t("error.state", field=field, problem=problem), field)
+
+
+def _is_int(raw: Any) -> bool:
+    return isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= _INT_LIMIT
+
+
+def _want_int(raw: Any, field: str, optional: bool = False) -> None:
+    if optional and raw is None:
+        return
+    if not _is_int(raw):
+        raise _bad(field, "a whole number" + (" or null" if optional else ""))
+
+
+def _want_texts(raw: Any, field: str) -> None:
+    if not isinstance(raw, list) or not all(isinstance(x, str) and len(x) <= 200 for x in raw):
+        raise _bad(field, "a list of texts")
+
+
+def _check_wound(raw: Any, field: str) -> None:
+    if not isinstance(raw, Mapping):
+        raise _bad(field, "an object")
+    _want_int(raw.get("id"), f"{field}.id")
+    _want_int(raw.get("damage"), f"{field}.damage")
+    _want_int(raw.get("at", 0), f"{field}.at")
+    _want_int(raw.get("treated_day"), f"{field}.treated_day", optional=True)
+    _want_int(raw.get("tried_day"), f"{field}.tried_day", optional=True)
+    _want_texts(raw.get("tried_by", []), f"{field}.tried_by")
+    if raw.get("kind") not in _WOUND_KINDS:
+        raise _bad(f"{field}.kind", "bullet, lethal or contusion")
+    if not isinstance(raw.get("extracted", True), bool):
+        raise _bad(f"{field}.extracted", "true or false")
+    location = raw.get("location")
+    if location is not None and not isinstance(location, str):
+        raise _bad(f"{field}.location", "a location or null")
+
+
+def check_state(sheet: Sheet, state: dict[str, Any]) -> dict[str, Any]:
+    """Refuse (``invalid_state``) any key of an actor's state this system would misread."""
+    known = set(initial_state(sheet))
+    for key in state:
+        if key not in known:
+            raise _bad(f"state.{key}", "a key of the Omertà state")
+    for key in _INTS:
+        _want_int(state[key], f"state.{key}")
+    for key in _OPTIONAL_INTS:
+        _want_int(state[key], f"state.{key}", optional=True)
+    for key in _BOOLS:
+        if not isinstance(state[key], bool):
+            raise _bad(f"state.{key}", "true or false")
+    for key in _TEXT_LISTS:
+        _want_texts(state[key], f"state.{key}")
+    if state["last_target"] is not None and not isinstance(state["last_target"], str):
+        raise _bad("state.last_target", "an actor id or null")
+    for key in ("ammo", "shots"):
+        table = state[key]
+        if not isinstance(table, Mapping):
+            raise _bad(f"state.{key}", "an object")
+        for weapon, count in table.items():
+            if weapon not in sheet.weapons or not _is_int(count) or count < 0:
+                raise _bad(f"state.{key}.{weapon}", "a weapon of the sheet and a count")
+    for weapon, count in state["ammo"].items():
+        if count > sheet.weapons[weapon].capacity:
+            raise _bad(f"state.ammo.{weapon}", "no more than the weapon's capacity")
+    if not isinstance(state["jams"], Mapping):
+        raise _bad("state.jams", "an object")
+    for weapon, jam in state["jams"].items():
+        if weapon not in sheet.weapons or not isinstance(jam, Mapping):
+            raise _bad(f"state.jams.{weapon}", "a weapon of the sheet and {ready_at}")
+        _want_int(jam.get("ready_at"), f"state.jams.{weapon}.ready_at", optional=True)
+    aim = state["aim"]
+    if aim is not None:
+        if not isinstance(aim, Mapping) or aim.get("weapon") not in sheet.weapons:
+            raise _bad("state.aim", "null or {target, weapon, since}")
+        if not isinstance(aim.get("target"), str):
+            raise _bad("state.aim.target", "an actor id")
+        _want_int(aim.get("since"), "state.aim.since")
+    if not isinstance(state["wounds"], list):
+        raise _bad("state.wounds", "a list")
+    for index, wound in enumerate(state["wounds"]):
+        _check_wound(wound, f"state.wounds.{index}")
+    if not isinstance(state["first_aid_tries"], Mapping):
+        raise _bad("state.first_aid_tries", "an object")
+    return state

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from rules.dice import DiceError, DiceSource
+from rules.dice import DiceSource
 from rules.model import (
     Action,
     Actor,
@@ -25,7 +25,7 @@ from rules.omerta.messages import MESSAGES
 from rules.omerta.samples import SAMPLE_SHEETS
 from rules.omerta.sheet import parse_sheet, sheet_to_json
 from rules.omerta.specs import ACTIONS, SETTINGS
-from rules.omerta.state import clock, initial_state, unextracted, wounded
+from rules.omerta.state import check_state, clock, initial_state, unextracted, wounded
 from rules.omerta.timeflow import advance
 from rules.params import Param
 from rules.system import ActionSpec, Button, RuleSystem, apply_effects
@@ -68,6 +68,10 @@ class Omerta(RuleSystem):
     def initial_state(self, sheet: JsonMap) -> JsonMap:
         return initial_state(parse_sheet(sheet))
 
+    def validate_state(self, sheet: JsonMap, raw: JsonMap) -> JsonMap:
+        """A state the Don supplies, checked key by key so no action later trips over it."""
+        return check_state(parse_sheet(sheet), {**initial_state(parse_sheet(sheet)), **raw})
+
     def token_numbers(self, actor: Actor) -> Mapping[str, int]:
         sheet = parse_sheet(actor.sheet)
         numbers = {
@@ -76,7 +80,7 @@ class Omerta(RuleSystem):
             "bullets_in": len(unextracted(actor)),
         }
         for key, weapon in sheet.weapons.items():
-            if weapon.firearm:
+            if weapon.counted:
                 numbers[f"ammo.{key}"] = int(actor.state.get("ammo", {}).get(key, 0))
         return numbers
 
@@ -99,16 +103,7 @@ class Omerta(RuleSystem):
             raise RulesError(
                 "unknown_action", t("error.unknown_action", action=action.kind[:100]), "action"
             )
-        try:
-            return resolver(world, action, dice)
-        except DiceError:
-            raise
-        except (KeyError, ValueError, TypeError) as problem:
-            raise RulesError(
-                "invalid_request",
-                t("error.invalid_request", problem=type(problem).__name__),
-                "params",
-            ) from None
+        return resolver(world, action, dice)
 
     def apply(self, world: World, resolution: Resolution) -> World:
         """The effects, then the canonical ``wounded`` status kept in step with hit points."""

@@ -110,7 +110,7 @@ def resolve_reload(world: World, action: Action, dice: DiceSource) -> Resolution
     ctx = context(world, action.actor_id)
     require_able(ctx)
     weapon = weapon_of(ctx, str(action.params["weapon"]))
-    if not weapon.firearm:
+    if not weapon.counted:
         raise RulesError(
             "not_a_firearm", t("error.not_a_firearm", weapon=weapon.label), "params.weapon"
         )

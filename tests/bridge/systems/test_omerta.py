@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support import scenario
 from support.live import Client, Env, make_env, rid
 
@@ -201,7 +202,13 @@ async def test_jimmy_brincos_bullet_extraction(om: Env) -> None:
     third = ack["cards"][0]
     assert third["outcome"]["key"] == "success" and "Bala extraída (herida 2)" in lines(third)
     jimmy = token(ack, "jimmy")
-    assert jimmy["numbers"] == {"hp": 1, "hp_max": 18, "bullets_in": 0, "ammo.colt": 7}
+    assert jimmy["numbers"] == {
+        "hp": 1,
+        "hp_max": 18,
+        "bullets_in": 0,
+        "ammo.colt": 7,
+        "ammo.cuchillo_arrojadizo": 3,
+    }
     state = await actor_state(gm, "jimmy", ack["seq"])
     assert [(w["kind"], w["damage"], w["extracted"]) for w in state["state"]["wounds"]] == [
         ("bullet", 5, True),
@@ -513,6 +520,7 @@ async def test_the_thompsons_four_modes(om: Env) -> None:
         "hp_max": 18,
         "bullets_in": 2,
         "ammo.colt": 7,
+        "ammo.cuchillo_arrojadizo": 3,
     }
     doc = token(ack, "sanderson")
     assert set(doc["added"]) == {"unconscious", "bleeding", "wounded"}
@@ -558,7 +566,8 @@ async def test_melee_blows_and_the_defence_follow_ups(om: Env) -> None:
     card = ack["cards"][0]
     assert card["title"] == "Frank para el golpe de Jimmy Brincos (Navaja)"
     assert [r for r, _ in roles(card)] == ["parry.tens", "parry.units"]
-    assert "Golpe parado: sin daño" in lines(card) and ack["tokens"] == []
+    assert "Golpe parado: sin daño" in lines(card)
+    refused(await press(frank, blow, "take"), "blow_answered")  # one answer per blow
     # a second blow, parried unarmed (-20 for the second parry): half damage
     om.dice.script(*pct(10))
     blow = (await act(jimmy, "attack", "jimmy", "attack", knife, ("frank",)))["cards"][0]
@@ -724,3 +733,51 @@ async def test_the_browser_scenario_reaches_a_status(om: Env) -> None:
     plan = scenario.load("omerta")
     rounds = await scenario.play(gm, plan)
     assert 1 <= rounds <= plan["max_rounds"]
+
+
+async def test_throwing_knives_are_counted_and_picked_up(om: Env) -> None:
+    gm = await om.join()
+    knives = {"weapon": "cuchillo_arrojadizo"}
+    for rolled in (90, 90, 90):  # Lanzar 40 % (less each extra action): three misses
+        om.dice.script(*pct(rolled))
+        ack = await act(gm, "attack", "jimmy", "attack", knives, ("tony",))
+    assert "Munición de Cuchillo arrojadizo: 0/3" in lines(ack["cards"][0])
+    assert token(ack, "jimmy")["numbers"]["ammo.cuchillo_arrojadizo"] == 0
+    refused(await act(gm, "attack", "jimmy", "attack", knives, ("tony",), ok=False), "no_ammo")
+    ack = await act(gm, "roll", "jimmy", "reload", knives)
+    assert token(ack, "jimmy")["numbers"]["ammo.cuchillo_arrojadizo"] == 3
+    await advance(gm, "round")
+    om.dice.script(*pct(10), 5, 2)  # missile table 5 = left leg; 1d4; a throw has no parry
+    ack = await act(gm, "attack", "jimmy", "attack", knives, ("tony",))
+    card = ack["cards"][0]
+    assert card["actions"] == [] and "2 de daño letal en pierna izquierda" in lines(card)
+
+
+async def test_opposed_characteristic_with_its_own_multiplier_and_the_dons_modifier(
+    om: Env,
+) -> None:
+    """CON x3 against CON x3; the presser of ``oppose`` supplies only the Don's modifier."""
+    gm = await om.join()
+    om.dice.script(*pct(30))  # Jimmy CON 13 x3 = 39 %: category 9
+    ack = await act(
+        gm,
+        "roll",
+        "jimmy",
+        "roll",
+        {
+            "characteristic": "con",
+            "multiplier": 3,
+            "opposed_characteristic": "con",
+            "opposed_multiplier": 3,
+        },
+        ("tony",),
+    )
+    card = ack["cards"][0]
+    (oppose,) = card["actions"]
+    assert [p["name"] for p in oppose["ask"]] == ["modifier"]
+    refused(await press(gm, card, "oppose", {"multiplier": 5}), "invalid_param")
+    om.dice.script(*pct(20))  # Tony CON 12 x3 = 36 % + 10: category 26
+    ack = await press(gm, card, "oppose", {"modifier": 10})
+    result = ack["cards"][0]
+    assert "CON×3: 36%" in lines(result) and "Modificador del Don: +10" in lines(result)
+    assert lines(result)[-1] == "Gana Tony el Sordo: por categoría de éxito"

@@ -134,3 +134,26 @@ def test_time_passes_and_round_state_resets(kit: Any) -> None:
 def test_scripted_dice_shortfall_is_a_dice_error(kit: Any) -> None:
     with pytest.raises(DiceError):
         kit.run(kit.make_world(), "attack", "jimmy", {"weapon": "colt"}, ("tony",), [1])
+
+
+@pytest.mark.parametrize(
+    ("state", "field"),
+    [
+        ({"hp": "x"}, "state.hp"),
+        ({"ammo": {"colt": 99}}, "state.ammo.colt"),
+        ({"ammo": {"bazooka": 1}}, "state.ammo.bazooka"),
+        ({"jams": {"colt": {"ready_at": "soon"}}}, "state.jams.colt.ready_at"),
+        ({"wounds": [{"id": 1, "kind": "bite", "damage": 2}]}, "state.wounds.0.kind"),
+        ({"aim": {"target": "tony", "weapon": "colt"}}, "state.aim.since"),
+        ({"mood": "grim"}, "state.mood"),
+        ({"dodging": 1}, "state.dodging"),
+    ],
+)
+def test_a_supplied_state_is_checked_key_by_key(state: dict[str, Any], field: str) -> None:
+    """No stray KeyError/TypeError later: a state the Don supplies is refused up front."""
+    jimmy = next(a for a in SYSTEM.sample_actors() if a.id == "jimmy")
+    with pytest.raises(RulesError) as refused:
+        SYSTEM.validate_state(jimmy.sheet, state)
+    assert (refused.value.code, refused.value.field) == ("invalid_state", field)
+    good = SYSTEM.validate_state(jimmy.sheet, {"hp": 3, "ammo": {"colt": 2}})
+    assert good["hp"] == 3 and good["ammo"]["colt"] == 2 and good["wounds"] == []

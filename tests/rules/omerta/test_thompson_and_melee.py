@@ -171,6 +171,10 @@ def test_thompson_cannot_aim(kit: Any) -> None:
     assert error.value.code == "thompson_no_aim"
 
 
+def take_params(follows: dict[str, Any]) -> dict[str, Any]:
+    return dict(follows["take"].params)
+
+
 def test_melee_blow_then_parry_dodge_or_take(kit: Any) -> None:
     world = kit.make_world()
     res, world = kit.run(world, "attack", "tony", {"weapon": "navaja"}, ("jimmy",), kit.pct(20))
@@ -197,7 +201,7 @@ def test_melee_blow_then_parry_dodge_or_take(kit: Any) -> None:
         [*kit.pct(30), 5, 4],
     )
     assert after.actors["jimmy"].state["hp"] == 15
-    # A second parry in the round is at -20 %: 40 fails at 50-20.
+    # A second parry in the round (of a second blow) is at -20 %: 40 fails at 45-20.
     _, parried = kit.run(
         world,
         "defend",
@@ -206,12 +210,18 @@ def test_melee_blow_then_parry_dodge_or_take(kit: Any) -> None:
         parry.targets,
         kit.pct(30),
     )
+    with pytest.raises(RulesError) as answered:  # the blow's three buttons answer it once
+        kit.run(parried, "defend", "jimmy", take_params(follows), parry.targets, [5, 1])
+    assert answered.value.code == "blow_answered"
+    res, parried = kit.run(parried, "attack", "tony", {"weapon": "navaja"}, ("jimmy",), kit.pct(20))
+    second = next(f for f in res.cards[0].actions if f.id == "parry")
+    assert second.params["blow"] != parry.params["blow"]
     out, after = kit.run(
         parried,
         "defend",
         "jimmy",
-        {**parry.params, "parry_with": "navaja"},
-        parry.targets,
+        {**second.params, "parry_with": "navaja"},
+        second.targets,
         [*kit.pct(40), 5, 4],
     )
     assert "-20" in [line.value for s in out.cards[0].sections for line in s.lines]
@@ -230,8 +240,11 @@ def test_melee_dodge_avoids_that_attacker_for_the_round(kit: Any) -> None:
     assert world.actors["jimmy"].state["hp"] == 18
     res, again = kit.run(world, "attack", "tony", {"weapon": "punos"}, ("jimmy",), [])
     assert res.cards[0].outcome is None and again.actors["jimmy"].state["hp"] == 18
+    # one dodge a round: Frank's blow can no longer be dodged
+    res, world = kit.run(world, "attack", "frank", {"weapon": "punos"}, ("jimmy",), kit.pct(20))
+    other = next(f for f in res.cards[0].actions if f.id == "dodge")
     with pytest.raises(RulesError) as twice:
-        kit.run(world, "defend", "jimmy", dodge.params, dodge.targets, kit.pct(10))
+        kit.run(world, "defend", "jimmy", other.params, other.targets, kit.pct(10))
     assert twice.value.code == "already_dodged"
 
 
