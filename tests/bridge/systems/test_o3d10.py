@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import scenario
-from support.live import Client, Env, give, make_env, rid
 
 from rules.model import Actor
 from rules.o3d10 import SYSTEM
 from rules.o3d10.samples import SAMPLES
+from support import scenario
+from support.live import Client, Env, give, make_env, rid
 
 Ack = dict[str, Any]
 
@@ -666,6 +666,76 @@ async def test_no_initiative_in_a_running_combat(env: Env) -> None:
     gm = await env.join()
     ok(await send(env, gm, "roll", "bruno", "initiative", {}, (), (5, 5, 5)))
     assert code(await send(env, gm, "attack", "aldara", "attack", {}, ["bruno"])) == (
+        "no_initiative"
+    )
+
+
+async def test_move_nine_metres_and_attack_with_two_actions(env: Env) -> None:
+    """'Ejemplo: con dos acciones por turno sacando un critico en iniciativa, podemos mover 9
+    metros y realizar un ataque con la espada sin penalización.'"""
+    gm, ana, _ = await table(env)
+    ok(await send(env, gm, "roll", "aldara", "initiative", {}, (), (9, 9, 9)))  # 11 + 9 = 20
+    move = ok(await send(env, ana, "roll", "aldara", "move", {"metres": 9}))
+    assert move["title"] == "Aldara se mueve"
+    assert lines(move) == [
+        "Se mueve 9 m",
+        "Moverse gasta una acción del turno",
+        "Movimiento en este turno: 9/9 m",
+    ]
+    params = {"weapon": "espada"}
+    attack = ok(await send(env, ana, "attack", "aldara", "attack", params, ["bruno"], (5, 3, 9)))
+    assert lines(attack)[0] == "Dado objetivo: el medio"  # sin penalización
+    further = await send(env, ana, "roll", "aldara", "move", {"metres": 1})
+    assert code(further) == "move_limit"
+    assert code(await send(env, ana, "attack", "aldara", "attack", params, ["bruno"])) == (
+        "no_actions_left"
+    )
+    # With one action (Bruno: 13 + 5), moving and attacking needs a split: the lowest die.
+    ok(await send(env, gm, "roll", "bruno", "initiative", {}, (), (5, 5, 5)))
+    ok(await send(env, gm, "roll", "bruno", "move", {"metres": 4, "split": True}))
+    attack = ok(
+        await send(env, gm, "attack", "bruno", "attack", {"weapon": "daga"}, ["aldara"], (5, 3, 9))
+    )
+    assert lines(attack)[0] == "Dado objetivo: el menor (acciones divididas)"
+
+
+async def test_casting_in_combat_spends_an_action(env: Env) -> None:
+    """'Una acción mayor sería usar un conjuro o realizar un ataque.'"""
+    gm = await env.join()
+    ok(await send(env, gm, "roll", "casilda", "initiative", {}, (), (5, 5, 5)))  # 13 + 5
+    spell = ok(
+        await send(env, gm, "roll", "casilda", "skill", {"skill": "conjurar"}, (), (5, 5, 5))
+    )
+    # Inteligencia 6 + Conjurar 3 + 5 - estorbo 1 ('También se aplica al lanzamiento de hechizos')
+    assert "Estorbo -1" in lines(spell) and "Total 13" in lines(spell)
+    again = await send(env, gm, "roll", "casilda", "skill", {"skill": "conjurar"})
+    assert code(again) == "no_actions_left"
+
+
+async def test_the_answering_player_gives_the_token_through_the_follow_up(env: Env) -> None:
+    gm, ana, beto = await table(env)
+    gm.drain()
+    params = {"skill": "sigilo", "opposed_skill": "advertir_notar"}
+    card = ok(await send(env, beto, "roll", "bruno", "skill", params, ["aldara"], (5, 5, 5)))
+    (follow,) = card["actions"]
+    assert [p["name"] for p in follow["ask"]] == ["modifier", "give_token"]
+    assert code(await press(env, ana, card, "oppose", {"against": 0})) == "invalid_param"
+    answer = ok(await press(env, ana, card, "oppose", {"give_token": True}, dice=(2, 3, 9)))
+    # Advertir/Notar 0 keeps the lowest, the token keeps the highest: the median, 3.
+    assert lines(answer)[0] == "Dado objetivo: el medio (habilidad desconocida, token entregado)"
+    assert "Percepción 5 + Advertir/Notar 0 + 1o3d10 3" in lines(answer)
+    assert (await last_actor_update(gm, "aldara"))["state"]["token"] == "gm"
+
+
+async def test_an_ambush_before_combat_start_still_gives_the_free_attack(env: Env) -> None:
+    gm = await env.join()
+    params = {"skill": "sigilo", "opposed_skill": "advertir_notar", "ambush": True}
+    card = ok(await send(env, gm, "roll", "bruno", "skill", params, ["bandido"], (9, 9, 9)))
+    ok(await press(env, gm, card, "oppose", dice=(1, 2, 3)))
+    ok(await send(env, gm, "gm_action", None, "combat_start", {"roll_all": False}))
+    free = ok(await send(env, gm, "attack", "bruno", "attack", {"weapon": "daga"}, ["bandido"]))
+    assert lines(free)[0] == "Ataque gratuito por la emboscada de Bruno a Bandido"
+    assert code(await send(env, gm, "attack", "bruno", "attack", {}, ["bandido"])) == (
         "no_initiative"
     )
 
