@@ -132,6 +132,8 @@ export function createAdapter({ foundry, dom, connect, syncDelayMs = SYNC_DELAY_
   // -- pushes -------------------------------------------------------------------
   function onWelcome(body) {
     welcome = body;
+    setConnection('connected'); // the core reports it right after this event
+
     actors.clear();
     for (const actor of body.actors) actors.set(actor.id, actor);
     if (isActiveGm()) {

@@ -283,3 +283,28 @@ export async function until(check, what, ms = 5000) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** A SWADE game system character, as foundry-api.js snapshots it. */
+export const SWADE_ACTOR = {
+  id: 'Abc123',
+  name: 'Vega',
+  type: 'character',
+  system: {
+    attributes: { agility: { die: { sides: 8 } }, smarts: { die: { sides: 6 } }, spirit: { die: { sides: 6 } }, strength: { die: { sides: 6 } }, vigor: { die: { sides: 10 } } },
+    stats: { speed: { value: 6 }, toughness: { armor: 2 } },
+    bennies: { value: 3, max: 3 },
+    wounds: { value: 0, max: 3 },
+  },
+  items: [
+    { id: 'i1', type: 'skill', name: 'Fighting', system: { swid: 'fighting', die: { sides: 8, modifier: 1 } } },
+    { id: 'i2', type: 'skill', name: 'Notice', system: { swid: 'notice', die: { sides: 6, modifier: 0 } } },
+    { id: 'i3', type: 'skill', name: 'Conducir vehículos', system: { swid: 'none', die: { sides: 4 } } },
+    { id: 'i4', type: 'weapon', name: 'Colt .45', system: { damage: '2d6+1', rof: 1, ap: 1, shots: 7, range: '12/24/48' } },
+    { id: 'i8', type: 'weapon', name: 'SMG', system: { damage: '2d6', rof: 3, ap: 0, shots: 30, range: '12/24/48' } },
+    { id: 'i5', type: 'weapon', name: 'Knife', system: { damage: '@str+d4' } },
+    { id: 'i6', type: 'weapon', name: 'Weird', system: { damage: '@str+1d6x' } },
+    { id: 'i7', type: 'edge', name: 'Quick', system: { swid: 'quick' } },
+  ],
+  owners: ['u-ana'],
+  bridgeId: null,
+};

@@ -6,29 +6,8 @@ import { applyCardUpdate, cardMessageData, markUsed, rollsData, shouldCreateCard
 import { planCombat, trackerAction } from '../../src/foundry/combat.js';
 import { actorPayload, genericSheet, numbersUpdate, readMapping, swadeDamage, swadeSheet } from '../../src/foundry/mapping.js';
 import { CORE_STATUS, SWADE_STATUS, statusToggles } from '../../src/foundry/statuses.js';
+import { SWADE_ACTOR } from './fake-foundry.mjs';
 
-export const SWADE_ACTOR = {
-  id: 'Abc123',
-  name: 'Vega',
-  type: 'character',
-  system: {
-    attributes: { agility: { die: { sides: 8 } }, smarts: { die: { sides: 6 } }, spirit: { die: { sides: 6 } }, strength: { die: { sides: 6 } }, vigor: { die: { sides: 10 } } },
-    stats: { speed: { value: 6 }, toughness: { armor: 2 } },
-    bennies: { value: 3, max: 3 },
-    wounds: { value: 0, max: 3 },
-  },
-  items: [
-    { id: 'i1', type: 'skill', name: 'Fighting', system: { swid: 'fighting', die: { sides: 8, modifier: 1 } } },
-    { id: 'i2', type: 'skill', name: 'Notice', system: { swid: 'notice', die: { sides: 6, modifier: 0 } } },
-    { id: 'i3', type: 'skill', name: 'Conducir vehículos', system: { swid: 'none', die: { sides: 4 } } },
-    { id: 'i4', type: 'weapon', name: 'Colt .45', system: { damage: '2d6+1', rof: 1, ap: 1, shots: 7, range: '12/24/48' } },
-    { id: 'i5', type: 'weapon', name: 'Knife', system: { damage: '@str+d4' } },
-    { id: 'i6', type: 'weapon', name: 'Weird', system: { damage: '@str+1d6x' } },
-    { id: 'i7', type: 'edge', name: 'Quick', system: { swid: 'quick' } },
-  ],
-  owners: ['u-ana'],
-  bridgeId: null,
-};
 
 test('SWADE actors become savage_worlds sheets', () => {
   const sheet = swadeSheet(SWADE_ACTOR);
@@ -36,7 +15,7 @@ test('SWADE actors become savage_worlds sheets', () => {
   assert.deepEqual(sheet.skills.pelear, { die: 8, modifier: 1, label: 'Fighting' });
   assert.equal(sheet.skills.notar.die, 6);
   assert.equal(sheet.skills.conducir_vehiculos.die, 4);
-  assert.deepEqual(sheet.weapons.map((w) => [w.id, w.kind, w.damage]), [['colt_45', 'ranged', '2d6+1'], ['knife', 'melee', 'd4']]);
+  assert.deepEqual(sheet.weapons.map((w) => [w.id, w.kind, w.damage]), [['colt_45', 'ranged', '2d6+1'], ['smg', 'ranged', '2d6'], ['knife', 'melee', 'd4']]);
   assert.equal(sheet.weapons[0].shots, 7);
   assert.deepEqual(sheet.edges, ['rapido']);
   assert.equal(sheet.wild_card, true);
