@@ -23,10 +23,15 @@ from protocol.v1.requests import (
     ActorRemoveRequest,
     ActorUpsertRequest,
     CardActionRequest,
+    CombatActorRequest,
+    CombatActorsRequest,
+    CombatDeclareRequest,
+    CombatStartRequest,
     StatusSetRequest,
     TimeAdvanceRequest,
     UndoRequest,
 )
+from rules import tracker
 from rules.dice import DiceError, DiceSource
 from rules.model import Action, Actor, Resolution, RulesError, Text, TimeStep, World, t
 from rules.params import Param, validate_params
@@ -85,6 +90,8 @@ def process(
             return _action(system, world, session, event, request, dice)
         if isinstance(request, CardActionRequest):
             return _card_action(system, world, session, request, dice, referenced, used)
+        if event.startswith("combat_"):
+            return _combat(system, world, session, event, request, dice)
         if session.role != "gm":
             return Rejected("gm_only")
         if isinstance(request, StatusSetRequest):
@@ -110,6 +117,63 @@ def process(
     except DiceError as error:
         return Rejected(error.code, None, t("error.dice", problem=error.message))
     raise TypeError(f"no handler for {type(request).__name__}")
+
+
+def _combatants(
+    actors: list[str], groups: Mapping[str, str], hidden: list[str]
+) -> tuple[tracker.Combatant, ...]:
+    seen: dict[str, None] = dict.fromkeys(actors)
+    return tuple(tracker.Combatant(a, groups.get(a), a in hidden) for a in seen)
+
+
+def _combat(
+    system: RuleSystem,
+    world: World,
+    session: Session,
+    event: str,
+    request: BaseModel,
+    dice: DiceSource,
+) -> Result:
+    """The combat tracker's events; players drive only their own combatants."""
+    is_gm = session.role == "gm"
+
+    def owns(actor_id: str) -> bool:
+        return is_gm or world.actor(actor_id).owner == session.user
+
+    step: tracker.Step
+    if isinstance(request, CombatStartRequest):
+        combatants = _combatants(request.actors, request.groups, request.hidden)
+        step = tracker.start(system, world, combatants, dice)
+    elif isinstance(request, CombatActorsRequest):
+        if event == "combat_add":
+            combatants = _combatants(request.actors, request.groups, request.hidden)
+            step = tracker.add(system, world, combatants, dice)
+        else:
+            step = tracker.remove(system, world, tuple(request.actors), dice)
+    elif isinstance(request, CombatActorRequest):
+        if not owns(request.actor):
+            return Rejected("not_your_actor", "actor")
+        operation = {
+            "combat_hold": tracker.hold,
+            "combat_interrupt": tracker.interrupt,
+            "combat_delay": tracker.delay,
+        }[event]
+        step = operation(system, world, request.actor, dice)
+    elif isinstance(request, CombatDeclareRequest):
+        if not owns(request.actor):
+            return Rejected("not_your_actor", "actor")
+        step = tracker.declare(system, world, request.actor, dict(request.params), dice)
+    elif event == "combat_end":
+        step = tracker.end(system, world, dice)
+    elif event == "combat_next_round":
+        step = tracker.next_round(system, world, dice)
+    else:
+        combat = tracker.require_combat(world)
+        slot = combat.current
+        if not is_gm and (slot is None or not any(owns(a) for a in slot.actors)):
+            return Rejected("not_your_turn", None)
+        step = tracker.next_turn(system, world, dice)
+    return _accepted(system, world, step.world, step.cards)
 
 
 def _authorize_actor(
@@ -313,6 +377,9 @@ def _accepted(system: RuleSystem, old: World, new: World, cards: tuple[Any, ...]
                     "numbers": numbers,
                 }
             )
+    old_combat, new_combat = old.data.get(tracker.KEY), new.data.get(tracker.KEY)
+    if old_combat != new_combat:
+        pushes.append({"type": "combat_state", "combat": new_combat})
     undo: dict[str, Any] | None = None
     if before or old.data != new.data:
         undo = {"before": before, "after": after}

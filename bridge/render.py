@@ -13,8 +13,9 @@ from html import escape as html_escape
 from typing import Any
 
 from bridge.serialize import actor_from_json, param_to_json, text_from_json, text_to_json
+from rules import tracker
 from rules.i18n import lookup, translate
-from rules.model import Actor, RulesError, World
+from rules.model import Actor, RulesError, World, t
 from rules.system import Button, RuleSystem
 
 Catalogue = Mapping[str, Mapping[str, str]]
@@ -279,6 +280,8 @@ class Renderer:
                 )
             elif kind == "actor_update":
                 out.append(("actor_update", self.actor_update(world, seq, push, locale)))
+            elif kind == "combat_state":
+                out.append(("combat_state", self.combat_state(world, seq, push, role, locale)))
             elif kind == "card_update":
                 body = {
                     "seq": seq,
@@ -288,6 +291,69 @@ class Renderer:
                 }
                 out.append(("card_update", body))
         return out
+
+    def combat_state(
+        self, world: World, seq: int, push: Mapping[str, Any], role: str, locale: str
+    ) -> dict[str, Any]:
+        raw = push.get("combat")
+        if not raw:
+            return {
+                "seq": seq,
+                "world": world.id,
+                "active": False,
+                "round": 0,
+                "phase": None,
+                "turn": None,
+                "current": [],
+                "next_to_declare": None,
+                "order": [],
+                "combatants": [],
+                "data": {},
+            }
+        combat = tracker.from_json(raw)
+        hidden = {c.actor_id for c in combat.combatants if c.hidden and role != "gm"}
+        unknown = self.text(text_to_json(t("tracker.hidden")), locale)
+
+        def name(actor_id: str) -> str:
+            if actor_id in hidden:
+                return unknown
+            actor = world.actors.get(actor_id)
+            return actor.name if actor else actor_id
+
+        current = combat.current
+        return {
+            "seq": seq,
+            "world": world.id,
+            "active": True,
+            "round": combat.round,
+            "phase": combat.phase,
+            "turn": combat.turn,
+            "current": list(current.actors) if current else [],
+            "next_to_declare": combat.next_to_declare,
+            "order": [
+                {
+                    "actors": [{"id": a, "name": name(a)} for a in slot.actors],
+                    "label": self.text(text_to_json(slot.label), locale) if slot.label else None,
+                    "data": dict(slot.data),
+                }
+                for slot in combat.order
+            ],
+            "combatants": [
+                {
+                    "actor": c.actor_id,
+                    "name": name(c.actor_id),
+                    "group": c.group,
+                    "hidden": c.hidden,
+                    "held": c.actor_id in combat.held,
+                    "acted": c.actor_id in combat.acted,
+                    "declared": dict(combat.declared.get(c.actor_id, {}))
+                    if role == "gm" or c.actor_id not in hidden
+                    else {},
+                }
+                for c in combat.combatants
+            ],
+            "data": dict(combat.data) if role == "gm" else {},
+        }
 
     def ack(
         self,

@@ -222,6 +222,15 @@ class Bridge:
                         renderer.actor(world, actor, session.locale)
                         for actor in world.actors.values()
                     ],
+                    "combat": renderer.combat_state(
+                        world,
+                        runtime.seq,
+                        {"combat": world.data.get("combat")},
+                        session.role,
+                        session.locale,
+                    )
+                    if world.data.get("combat")
+                    else None,
                 },
                 to=sid,
                 namespace=NAMESPACE,

@@ -37,6 +37,7 @@ from rules.model import (
     t,
 )
 from rules.params import Param, validate_params
+from rules.tracker import Combat, Initiative, Slot, default_initiative
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,45 @@ class RuleSystem(ABC):
         return (ActorChange(actor_id, add=add, remove=remove),)
 
     def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
+        return None
+
+    # -- combat tracker hooks (rules.tracker calls these) ----------------------------------
+    initiative_each_round: ClassVar[bool] = True
+    """Whether initiative is rolled (dealt, ordered) again every round."""
+
+    def combat_initiative(self, world: World, combat: Combat, dice: DiceSource) -> Initiative:
+        """The order of this round (``combat.round``), its cards and the system's data."""
+        return default_initiative(combat)
+
+    def combat_round_start(
+        self, world: World, combat: Combat, dice: DiceSource
+    ) -> Resolution | None:
+        """Before initiative: what happens as a round begins (Bleeding Out before the deal)."""
+        return None
+
+    def combat_turn_start(
+        self, world: World, combat: Combat, slot: Slot, dice: DiceSource
+    ) -> Resolution | None:
+        """When ``slot``'s actors get their turn (a Shaken recovery roll)."""
+        return None
+
+    def combat_round_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        """When a round is over: by default one round of time passes."""
+        return self.advance_time(world, TimeStep("round"), dice)
+
+    def combat_declare(
+        self, world: World, combat: Combat, actor_id: str, params: JsonMap, dice: DiceSource
+    ) -> Resolution | None:
+        """Check (and record the effects of) a declaration made before the round's actions."""
+        return None
+
+    def combat_interrupt(
+        self, world: World, combat: Combat, actor_id: str, dice: DiceSource
+    ) -> Resolution | None:
+        """A held actor interrupts (an opposed roll where the system wants one)."""
+        return None
+
+    def combat_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
         return None
 
 

@@ -48,6 +48,10 @@ ERRORS: Mapping[str, tuple[str, str]] = {
         "Cannot undo: the characters changed afterwards.",
     ),
     "nothing_to_undo": ("Ese evento no se puede deshacer.", "That event cannot be undone."),
+    "not_your_turn": (
+        "No es el turno de ninguno de tus personajes.",
+        "It is not the turn of any of your characters.",
+    ),
     "dice_error": ("Los dados no se pudieron tirar.", "The dice could not be rolled."),
     "dice_limit": ("La tirada supera el límite de dados.", "The roll exceeds the dice limit."),
     "store_error": (

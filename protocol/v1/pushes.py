@@ -144,6 +144,43 @@ class CardUpdate(Model):
     used: list[str]
 
 
+class OrderActor(Model):
+    id: str
+    name: str
+
+
+class OrderSlot(Model):
+    actors: list[OrderActor]
+    label: str | None
+    data: dict[str, Any]
+
+
+class CombatantView(Model):
+    actor: str
+    name: str
+    group: str | None
+    hidden: bool
+    held: bool
+    acted: bool
+    declared: dict[str, Any]
+
+
+class CombatState(Model):
+    """The world's combat tracker after a change (``active`` false once it ended)."""
+
+    seq: int
+    world: str
+    active: bool
+    round: int
+    phase: Literal["declare", "act"] | None
+    turn: int | None
+    current: list[str]
+    next_to_declare: str | None
+    order: list[OrderSlot]
+    combatants: list[CombatantView]
+    data: dict[str, Any]
+
+
 class AckOk(Model):
     ok: Literal[True] = True
     seq: int
@@ -168,6 +205,7 @@ class Welcome(Model):
     locale: str
     seq: int
     actors: list[ActorView]
+    combat: CombatState | None = None
 
 
 class ConnectError(Model):

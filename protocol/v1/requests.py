@@ -114,6 +114,63 @@ class UndoRequest(Model):
     seq: Annotated[int, Field(ge=1, le=2**53 - 1)]
 
 
+class CombatStartRequest(Model):
+    """``combat_start`` (GM): these actors fight; ``groups`` puts Extras on one initiative;
+    ``hidden`` actors show no name to players."""
+
+    id: RequestId
+    actors: Annotated[list[ActorId], Field(min_length=1, max_length=100)]
+    groups: Annotated[
+        dict[ActorId, Annotated[str, StringConstraints(max_length=40)]], Field(max_length=100)
+    ] = {}
+    hidden: Annotated[list[ActorId], Field(max_length=100)] = []
+
+
+class CombatRequest(Model):
+    """``combat_end``, ``combat_next_turn``, ``combat_next_round``."""
+
+    id: RequestId
+
+
+class CombatActorsRequest(Model):
+    """``combat_add`` (GM, with ``groups``/``hidden`` as at start), ``combat_remove`` (GM)."""
+
+    id: RequestId
+    actors: Annotated[list[ActorId], Field(min_length=1, max_length=100)]
+    groups: Annotated[
+        dict[ActorId, Annotated[str, StringConstraints(max_length=40)]], Field(max_length=100)
+    ] = {}
+    hidden: Annotated[list[ActorId], Field(max_length=100)] = []
+
+
+class CombatActorRequest(Model):
+    """``combat_hold``, ``combat_interrupt``, ``combat_delay`` (the actor's owner or the GM)."""
+
+    id: RequestId
+    actor: ActorId
+
+
+class CombatDeclareRequest(Model):
+    """``combat_declare``: an actor's declared actions before the round (systems that want it)."""
+
+    id: RequestId
+    actor: ActorId
+    params: Params = {}
+
+
+COMBAT_EVENTS: dict[str, type[Model]] = {
+    "combat_start": CombatStartRequest,
+    "combat_end": CombatRequest,
+    "combat_add": CombatActorsRequest,
+    "combat_remove": CombatActorsRequest,
+    "combat_next_turn": CombatRequest,
+    "combat_next_round": CombatRequest,
+    "combat_hold": CombatActorRequest,
+    "combat_interrupt": CombatActorRequest,
+    "combat_delay": CombatActorRequest,
+    "combat_declare": CombatDeclareRequest,
+}
+
 ACTION_EVENTS: tuple[str, ...] = ("roll", "attack", "damage_apply", "soak", "heal", "gm_action")
 
 REQUEST_MODELS: dict[str, type[Model]] = {
@@ -124,8 +181,20 @@ REQUEST_MODELS: dict[str, type[Model]] = {
     "actor_remove": ActorRemoveRequest,
     "time_advance": TimeAdvanceRequest,
     "undo": UndoRequest,
+    **COMBAT_EVENTS,
 }
 
 GM_EVENTS: frozenset[str] = frozenset(
-    {"status_set", "actor_upsert", "actor_remove", "time_advance", "undo"}
+    {
+        "status_set",
+        "actor_upsert",
+        "actor_remove",
+        "time_advance",
+        "undo",
+        "combat_start",
+        "combat_end",
+        "combat_add",
+        "combat_remove",
+        "combat_next_round",
+    }
 )

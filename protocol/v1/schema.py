@@ -33,6 +33,12 @@ MODELS: dict[str, type[BaseModel]] = {
     "token_status": pushes.TokenStatus,
     "actor_update": pushes.ActorUpdate,
     "card_update": pushes.CardUpdate,
+    "combat_state": pushes.CombatState,
+    "combat_start_request": requests.CombatStartRequest,
+    "combat_request": requests.CombatRequest,
+    "combat_actors_request": requests.CombatActorsRequest,
+    "combat_actor_request": requests.CombatActorRequest,
+    "combat_declare_request": requests.CombatDeclareRequest,
     "session_header": session.SessionHeader,
     "session_event": session.SessionEvent,
 }

@@ -51,7 +51,7 @@ class SessionHeader(Model):
     world: ScenarioWorld | dict[str, Any] = Field(
         union_mode="left_to_right",
         description="the world at seq 0 as exported (id, name, system, settings, actors, data),"
-        " or a ScenarioWorld"
+        " or a ScenarioWorld",
     )
 
 

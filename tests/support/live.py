@@ -17,7 +17,7 @@ from bridge.server import create_app
 from bridge.store import AsyncStore, SQLiteStore
 from bridge.worlds import CreatedWorld, create_world
 from rules.dice import DiceSource, ScriptedDice, SeededDice
-from rules.registry import default_registry
+from rules.registry import Registry, default_registry
 
 NS = "/vtt"
 
@@ -100,7 +100,7 @@ async def connect(url: str, auth: Any, *, wait_welcome: bool = True) -> Client:
         return record
 
     sio.on("welcome", on_welcome, namespace=NS)
-    for name in ("chat_card", "token_status", "actor_update", "card_update"):
+    for name in ("chat_card", "token_status", "actor_update", "card_update", "combat_state"):
         sio.on(name, recorder(name), namespace=NS)
     try:
         await sio.connect(url, namespaces=[NS], auth=auth, transports=["websocket"], wait_timeout=5)
@@ -177,8 +177,9 @@ async def make_env(
     system_id: str,
     settings: dict[str, Any] | None = None,
     actors: Iterable[Any] | None = None,
+    registry: Registry | None = None,
 ) -> AsyncIterator[Env]:
-    registry = default_registry()
+    registry = registry or default_registry()
     store = SQLiteStore(tmp_path / "bridge.sqlite3")
     system = registry.get(system_id)
     created = create_world(
