@@ -45,7 +45,7 @@ from rules.o3d10.combat import (
 )
 from rules.o3d10.context import RollContext, require_able, roll_context, sheet_of, split_marked
 from rules.o3d10.health_actions import wound_change
-from rules.o3d10.initiative import actions_left, combat_of
+from rules.o3d10.initiative import COMBAT_KEY, actions_left, combat_of
 from rules.o3d10.sheet import Sheet, Weapon
 from rules.o3d10.tables import TWO_WEAPONS_ARMOUR
 
@@ -229,7 +229,7 @@ def resolve_attack(world: World, action: Action, dice: DiceSource) -> Resolution
         ambush[actor.id] = [a for a in ambush[actor.id] if a != target.id]
         effects.append(WorldChange({"ambush": {k: v for k, v in ambush.items() if v}}))
     if combat is not None:
-        effects.append(WorldChange({"combat": combat}))
+        effects.append(WorldChange({COMBAT_KEY: combat}))
     weapon = plans[0].weapon
     add: frozenset[str] = frozenset()
     if plans[0].mode == "ranged":

@@ -5,7 +5,8 @@ todo el combate. Si se saca 20 o más, se tienen 2 acciones, 30 o más, 3 accion
 Una pifia en iniciativa significa que no se actua en el primer turno, y se irá último en
 los siguientes.'
 
-The combat bookkeeping lives in ``world.data["combat"]`` as plain JSON::
+The combat bookkeeping lives in ``world.data["o3d10_combat"]`` (:data:`COMBAT_KEY`; the
+shared combat tracker owns ``world.data["combat"]``) as plain JSON::
 
     {"active": true, "round": 1,
      "initiative": {actor_id: {"total": 23, "base": 11, "actions": 2, "fumble": false}},
@@ -26,6 +27,9 @@ from rules.o3d10.checks import CheckResult, roll_check
 from rules.o3d10.sheet import Sheet
 from rules.o3d10.tables import ACTIONS_STEP, INITIATIVE_ATTRIBUTES
 from rules.rolls import Rank
+
+COMBAT_KEY = "o3d10_combat"
+"""This system's round bookkeeping in ``world.data`` (not the tracker's ``combat``)."""
 
 
 def initiative_base(sheet: Sheet) -> int:
@@ -106,7 +110,7 @@ def turn_order(initiative: Mapping[str, Mapping[str, Any]], round_no: int) -> tu
 
 def combat_of(data: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of the world's combat bookkeeping (an inactive one when there is none)."""
-    combat = data.get("combat")
+    combat = data.get(COMBAT_KEY)
     if not isinstance(combat, Mapping):
         return {
             "active": False,

@@ -24,7 +24,7 @@ from rules.model import (
 )
 from rules.o3d10.combat_actions import spend_action
 from rules.o3d10.context import require_able
-from rules.o3d10.initiative import combat_of
+from rules.o3d10.initiative import COMBAT_KEY, combat_of
 from rules.o3d10.tables import MAX_MOVE_METRES
 
 
@@ -55,7 +55,7 @@ def resolve_move(world: World, action: Action) -> Resolution:
                 lines.append(Line(t("line.move_action")))
         combat["moved"][actor.id] = moved + metres
         lines.append(Line(t("line.move_turn", moved=moved + metres, limit=MAX_MOVE_METRES)))
-        effects.append(WorldChange({"combat": combat}))
+        effects.append(WorldChange({COMBAT_KEY: combat}))
     card = Card(
         kind="move",
         title=t("card.move", actor=actor.name),

@@ -28,6 +28,7 @@ from rules.o3d10.cards import attribute_label, die_lines, kept_line, outcome_of,
 from rules.o3d10.checks import CheckResult, Circumstances, RollKind, opposed_winner, roll_check
 from rules.o3d10.combat_actions import spend_action
 from rules.o3d10.context import encumbrance_for_skill, require_able, roll_context, sheet_of
+from rules.o3d10.initiative import COMBAT_KEY
 from rules.o3d10.sheet import Sheet
 from rules.o3d10.specs import OPPOSE_ASK
 from rules.o3d10.tables import ATTRIBUTE_DIFFICULTY, SKILL_DIFFICULTY
@@ -230,7 +231,7 @@ def resolve_check(world: World, action: Action, dice: DiceSource) -> Resolution:
     )
     effects: list[Effect] = [ActorChange(actor.id, rolled.state)] if rolled.state else []
     if combat is not None:
-        effects.append(WorldChange({"combat": combat}))
+        effects.append(WorldChange({COMBAT_KEY: combat}))
     return Resolution(action, (card,), tuple(effects))
 
 

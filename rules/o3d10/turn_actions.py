@@ -25,6 +25,7 @@ from rules.o3d10.cards import kept_line, signed
 from rules.o3d10.context import roll_context, sheet_of
 from rules.o3d10.health import is_down
 from rules.o3d10.initiative import (
+    COMBAT_KEY,
     InitiativeResult,
     combat_of,
     new_combat,
@@ -103,7 +104,7 @@ def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolu
         )
     card, entry, state = _roll_one(world, actor, dict(action.params), dice, action.by_gm)
     combat["initiative"][actor.id] = entry
-    effects: list[Effect] = [WorldChange({"combat": combat})]
+    effects: list[Effect] = [WorldChange({COMBAT_KEY: combat})]
     if state:
         effects.append(ActorChange(actor.id, state))
     return Resolution(action, (card,), tuple(effects))
@@ -155,7 +156,7 @@ def resolve_combat_start(world: World, action: Action, dice: DiceSource) -> Reso
         cards.append(Card(kind="combat_start", title=t("card.combat_start"), speaker=None))
     # Ambushes won before the fight survive its start ('el primer ataque es gratuito');
     # combat_end forgets the ones left unused.
-    effects.append(WorldChange({"combat": combat}))
+    effects.append(WorldChange({COMBAT_KEY: combat}))
     return Resolution(action, tuple(cards), tuple(effects))
 
 
@@ -173,7 +174,7 @@ def resolve_combat_end(world: World, action: Action) -> Resolution:
     return Resolution(
         action,
         (card,),
-        (WorldChange({"combat": {**combat, "active": False}, "fights": fights, "ambush": {}}),),
+        (WorldChange({COMBAT_KEY: {**combat, "active": False}, "fights": fights, "ambush": {}}),),
     )
 
 
@@ -184,7 +185,7 @@ def round_step(world: World, count: int) -> tuple[Card, WorldChange] | None:
         return None
     for _ in range(count):
         combat = next_round(combat)
-    return _order_card(world, combat), WorldChange({"combat": combat})
+    return _order_card(world, combat), WorldChange({COMBAT_KEY: combat})
 
 
 def resolve_next_round(world: World, action: Action) -> Resolution:

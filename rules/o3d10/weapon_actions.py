@@ -16,6 +16,7 @@ from rules.model import (
 )
 from rules.o3d10.combat_actions import refuse, spend_action, weapon_of
 from rules.o3d10.context import require_able
+from rules.o3d10.initiative import COMBAT_KEY
 
 
 def resolve_reload(world: World, action: Action) -> Resolution:
@@ -54,7 +55,7 @@ def resolve_clear_jam(world: World, action: Action) -> Resolution:
         )
     ]
     if combat is not None:
-        effects.append(WorldChange({"combat": combat}))
+        effects.append(WorldChange({COMBAT_KEY: combat}))
     card = Card(
         kind="clear_jam",
         title=t("card.clear_jam", actor=actor.name, weapon=weapon.label),

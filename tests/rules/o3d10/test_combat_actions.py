@@ -383,7 +383,7 @@ def test_ambush_won_gives_a_free_first_attack(kit: Any) -> None:
     free, world = kit.run(world, "attack", "bruno", {"weapon": "daga"}, ("bandido",), [5, 5, 5])
     assert "gratuito" in kit.render(free.cards[0])
     assert world.data["ambush"] == {}
-    assert world.data["combat"]["used"] == {}
+    assert world.data["o3d10_combat"]["used"] == {}
     _, world = kit.run(world, "attack", "bruno", {"weapon": "daga"}, ("bandido",), [5, 5, 5])
     assert (
         kit.refused(world, "attack", "bruno", {"weapon": "daga"}, ("bandido",)) == "no_actions_left"

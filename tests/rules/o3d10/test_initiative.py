@@ -55,7 +55,7 @@ def test_exact_odds_of_two_actions() -> None:
 def test_initiative_action_starts_a_combat_and_is_kept(kit: Any) -> None:
     world = kit.make_world()
     rolled, world = kit.run(world, "initiative", "aldara", dice=[5, 3, 9])
-    combat = world.data["combat"]
+    combat = world.data["o3d10_combat"]
     assert combat["active"] and combat["round"] == 1
     assert combat["initiative"]["aldara"] == {
         "total": 16,
@@ -67,7 +67,7 @@ def test_initiative_action_starts_a_combat_and_is_kept(kit: Any) -> None:
     assert kit.refused(world, "initiative", "aldara") == "initiative_already_rolled"
     # 'con dos acciones por turno ... podemos mover 9 metros y realizar un ataque ... sin penalización'
     _, world = kit.run(world, "initiative", "bruno", dice=[8, 9, 7])  # 13 + 8 = 21: two actions
-    assert world.data["combat"]["initiative"]["bruno"]["actions"] == 2
+    assert world.data["o3d10_combat"]["initiative"]["bruno"]["actions"] == 2
     first, world = kit.run(world, "attack", "bruno", {"weapon": "daga"}, ("bandido",), [5, 3, 9])
     second, world = kit.run(world, "attack", "bruno", {"weapon": "daga"}, ("bandido",), [5, 3, 9])
     assert [c.cards[0].outcome.margin for c in (first, second)] == [
@@ -83,7 +83,7 @@ def test_initiative_action_starts_a_combat_and_is_kept(kit: Any) -> None:
     world = kit.system.apply(
         world, kit.system.advance_time(world, TimeStep("round"), SeededDice(1))
     )
-    assert world.data["combat"]["round"] == 2 and world.data["combat"]["used"] == {}
+    assert world.data["o3d10_combat"]["round"] == 2 and world.data["o3d10_combat"]["used"] == {}
     _, world = kit.run(world, "attack", "bruno", {"weapon": "daga"}, ("bandido",), [5, 3, 9])
 
 
@@ -119,7 +119,7 @@ def test_fumbled_initiative_loses_the_first_turn_and_goes_last(kit: Any) -> None
     assert fumble.cards[0].outcome.key == "fumble"
     assert "no actúa en el primer turno" in kit.render(fumble.cards[0])
     _, world = kit.run(world, "initiative", "bruno", dice=[1, 2, 3])
-    combat = world.data["combat"]
+    combat = world.data["o3d10_combat"]
     assert turn_order(combat["initiative"], 1) == ("bruno",)
     assert (
         kit.refused(world, "attack", "aldara", {"weapon": "espada"}, ("bandido",))
@@ -128,8 +128,8 @@ def test_fumbled_initiative_loses_the_first_turn_and_goes_last(kit: Any) -> None
     rounds = kit.system.advance_time(world, TimeStep("round"), SeededDice(1))
     kit.check_translates(rounds)
     world = kit.system.apply(world, rounds)
-    assert turn_order(world.data["combat"]["initiative"], 2) == ("bruno", "aldara")
-    assert actions_left(world.data["combat"], "aldara") == 1
+    assert turn_order(world.data["o3d10_combat"]["initiative"], 2) == ("bruno", "aldara")
+    assert actions_left(world.data["o3d10_combat"], "aldara") == 1
     _, world = kit.run(world, "attack", "aldara", {"weapon": "espada"}, ("bandido",), [5, 3, 9])
 
 
@@ -148,20 +148,20 @@ def test_turn_order_ties_go_to_the_higher_initiative_then_the_id() -> None:
 def test_combat_start_rolls_everyone_and_combat_end_counts_the_fight(kit: Any) -> None:
     world = kit.with_state(kit.make_world(), "bandido", heridas=48)
     start, world = kit.run(world, "combat_start", "aldara", dice=SeededDice(7), by_gm=True)
-    assert set(world.data["combat"]["initiative"]) == {"aldara", "bruno", "casilda"}
+    assert set(world.data["o3d10_combat"]["initiative"]) == {"aldara", "bruno", "casilda"}
     assert start.cards[-1].kind == "combat_round"
     kit.check_translates(start)
     end, world = kit.run(world, "combat_end", "aldara", by_gm=True)
-    assert world.data["fights"] == 1 and not world.data["combat"]["active"]
+    assert world.data["fights"] == 1 and not world.data["o3d10_combat"]["active"]
     kit.check_translates(end)
     assert kit.refused(world, "combat_end", "aldara", by_gm=True) == "no_combat"
     assert kit.refused(world, "next_round", "aldara", by_gm=True) == "no_combat"
     assert kit.system.advance_time(world, TimeStep("round"), SeededDice(1)) is None
     quiet, world = kit.run(world, "combat_start", "aldara", {"roll_all": False}, by_gm=True)
-    assert world.data["combat"]["initiative"] == {}
+    assert world.data["o3d10_combat"]["initiative"] == {}
     kit.check_translates(quiet)
     nxt, world = kit.run(world, "next_round", "aldara", by_gm=True)
-    assert world.data["combat"]["round"] == 2
+    assert world.data["o3d10_combat"]["round"] == 2
     kit.check_translates(nxt)
 
 

@@ -26,10 +26,10 @@ def test_moving_spends_an_action_and_at_most_9_metres_a_round(kit: Any) -> None:
     text = kit.render(moved.cards[0])
     assert "Se mueve 6 m" in text and "Movimiento en este turno: 6/9 m" in text
     assert "gasta una acción" in text
-    assert world.data["combat"]["used"] == {"bruno": 1}
+    assert world.data["o3d10_combat"]["used"] == {"bruno": 1}
     more, world = kit.run(world, "move", "bruno", {"metres": 3})
     assert "gasta una acción" not in kit.render(more.cards[0])
-    assert world.data["combat"]["used"] == {"bruno": 1}
+    assert world.data["o3d10_combat"]["used"] == {"bruno": 1}
     assert kit.refused(world, "move", "bruno", {"metres": 1}) == "move_limit"
     attack, world = kit.run(world, "attack", "bruno", {"weapon": "daga"}, ("bandido",), [5, 3, 9])
     assert "Dado objetivo: el medio" in kit.render(attack.cards[0])  # no penalty
@@ -52,7 +52,7 @@ def test_with_one_action_moving_and_attacking_needs_a_split(kit: Any) -> None:
 
 def test_moving_outside_combat_is_not_counted(kit: Any) -> None:
     moved, world = kit.run(kit.make_world(), "move", "aldara", {"metres": 9})
-    assert "combat" not in world.data and "Movimiento" not in kit.render(moved.cards[0])
+    assert "o3d10_combat" not in world.data and "Movimiento" not in kit.render(moved.cards[0])
     # Without counting actions the 9 m still hold in a fight.
     world = _fight(kit, settings={"enforce_actions": False})
     _, world = kit.run(world, "move", "aldara", {"metres": 9})
@@ -65,11 +65,11 @@ def test_casting_a_spell_in_combat_is_a_major_action(kit: Any) -> None:
     assert kit.refused(world, "skill", "casilda", {"skill": "conjurar"}) == "no_initiative"
     _, world = kit.run(world, "initiative", "casilda", dice=[5, 5, 5])  # 13 + 5: one action
     _, world = kit.run(world, "skill", "casilda", {"skill": "conjurar"}, dice=[5, 5, 5])
-    assert world.data["combat"]["used"] == {"casilda": 1}
+    assert world.data["o3d10_combat"]["used"] == {"casilda": 1}
     assert kit.refused(world, "skill", "casilda", {"skill": "conjurar"}) == "no_actions_left"
     # Other skills are the GM's call: not counted.
     _, world = kit.run(world, "skill", "casilda", {"skill": "advertir_notar"}, dice=[5, 5, 5])
-    assert world.data["combat"]["used"] == {"casilda": 1}
+    assert world.data["o3d10_combat"]["used"] == {"casilda": 1}
 
 
 def test_an_ambush_won_before_the_fight_survives_combat_start(kit: Any) -> None:
