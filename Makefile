@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test test-python test-js lint typecheck setup js bench clean check-browser demo
+.PHONY: run test test-python test-js lint typecheck setup js bench clean check-browser demo roll20
 
 setup: $(PY_STAMP) $(JS_STAMP) $(JS_BUNDLE)
 
@@ -27,6 +27,10 @@ $(JS_BUNDLE): $(JS_STAMP) $(shell find js-shim/src -type f 2>/dev/null)
 	cd js-shim && npm run --silent build
 
 js: $(JS_BUNDLE)
+
+roll20: $(JS_STAMP)
+	cd js-shim && npm run --silent build:roll20
+	@echo "userscript: js-shim/dist/roll20/vtt-bridge.user.js, Mod script: js-shim/dist/roll20/vtt-bridge-mod.js"
 
 demo: setup
 	$(PY) -m bridge demo --data $(DATA)
