@@ -33,8 +33,11 @@ export async function createWorld(data, { name = 'Mesa de prueba', system = 'o3d
 }
 
 /** Starts `bridge serve`; resolves once it prints its listening line. */
-export async function startServer(data, { port = 0 } = {}) {
-  const child = spawn(python(), ['-m', 'bridge', 'serve', '--host', '127.0.0.1', '--port', String(port), '--data', data], {
+export async function startServer(data, { port = 0, diceSeed = null } = {}) {
+  const args = ['-m', 'bridge', 'serve', '--host', '127.0.0.1', '--port', String(port), '--data', data];
+  // Seeded dice (FOR TESTS ONLY): the same requests give the same rolls.
+  if (diceSeed !== null) args.push('--dice-seed', String(diceSeed));
+  const child = spawn(python(), args, {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,14 +80,14 @@ export async function startServer(data, { port = 0 } = {}) {
   };
 }
 
-/** A data dir with one demo world and the server running on it. */
-export async function startTable(options = {}) {
+/** A data dir with one demo world and the server running on it (`diceSeed`: seeded dice). */
+export async function startTable({ diceSeed = null, ...options } = {}) {
   const data = await makeDataDir();
   let world;
   let server;
   try {
     world = await createWorld(data, options);
-    server = await startServer(data);
+    server = await startServer(data, { diceSeed });
   } catch (error) {
     await rm(data, { recursive: true, force: true });
     throw error;

@@ -3,6 +3,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { io } from 'socket.io-client';
+import parser from 'socket.io-msgpack-parser';
+import { readRefusal } from '../src/core/index.js';
 import { connect, rollPayload, until } from '../test-helpers/clients.mjs';
 import { startTable } from '../test-helpers/server.mjs';
 
@@ -96,6 +99,35 @@ describe('requests against the real bridge', () => {
     const ack = await client.request('roll', rollPayload());
     assert.equal(ack.ok, false);
     assert.equal(ack.error.code, 'bad_token');
+  });
+
+  test("a refusal's code arrives as the connect_error's data", async () => {
+    const socket = io(`${table.server.url}/vtt`, {
+      transports: ['websocket'],
+      parser,
+      reconnection: false,
+      auth: { token: 'not-a-token', user: 'x', protocol: 1, locale: 'en' },
+    });
+    try {
+      const error = await new Promise((resolve) => socket.once('connect_error', resolve));
+      assert.deepEqual(error.data, { code: 'bad_token', message: 'The token opens no world.' });
+      assert.equal(error.message, 'The token opens no world.');
+      assert.deepEqual(readRefusal(error), error.data);
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('readRefusal reads only the data, never text', () => {
+    assert.deepEqual(readRefusal({ message: 'x', data: { code: 'bad_auth', message: 'Bad' } }), {
+      code: 'bad_auth',
+      message: 'Bad',
+    });
+    assert.deepEqual(readRefusal({ message: 'Bad', data: { code: 'bad_auth' } }), { code: 'bad_auth', message: 'Bad' });
+    // A transport failure (or anything without a code in data) is no refusal.
+    assert.equal(readRefusal(new Error('websocket error')), null);
+    assert.equal(readRefusal({ message: "{'code': 'bad_token', 'message': 'x'}" }), null);
+    assert.equal(readRefusal(undefined), null);
   });
 
   test('an unknown protocol version is refused', async () => {

@@ -18,6 +18,7 @@ const PUSHES = [
   ['chat_card', 'card'],
   ['token_status', 'status'],
   ['actor_update', 'actor'],
+  ['card_update', 'card_update'],
 ];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

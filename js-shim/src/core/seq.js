@@ -17,6 +17,8 @@ export function pushKey(kind, push) {
       return `${push.seq}:status:${push.actor}`;
     case 'actor':
       return `${push.seq}:actor:${push.actor?.id ?? push.removed}`;
+    case 'card_update':
+      return `${push.seq}:card_update:${push.card_id}`;
     default:
       return `${push.seq}:${kind}`;
   }
@@ -24,7 +26,8 @@ export function pushKey(kind, push) {
 
 export function createSeqTracker(initial = null) {
   let complete = initial; // every push with seq <= complete was delivered
-  let highest = initial ?? 0; // highest seq delivered so far
+  let delivered = initial ?? 0; // highest seq of a push delivered (or of our own ack)
+  let world = null; // the world's seq in the current connection's welcome
   let keys = new Set(); // keys delivered for seqs above `complete`
 
   function confirm(seq) {
@@ -39,16 +42,16 @@ export function createSeqTracker(initial = null) {
       return complete;
     },
     highest() {
-      return highest;
+      return Math.max(delivered, world ?? 0);
     },
     /** The welcome says the world stands at `seq`; with no backlog asked, all of it is complete. */
     welcome(seq, askedBacklog) {
+      world = seq;
       if (!askedBacklog) confirm(seq);
-      if (seq > highest) highest = seq;
     },
     /** A new (not duplicate) event of ours was acked: its burst reached us before the ack. */
     acked(seq) {
-      if (seq > highest) highest = seq;
+      if (seq > delivered) delivered = seq;
       confirm(seq);
     },
     /** Returns true when the push is new and should be delivered. */
@@ -58,9 +61,12 @@ export function createSeqTracker(initial = null) {
       if (complete !== null && seq <= complete) return false;
       const key = pushKey(kind, push);
       if (keys.has(key)) return false;
-      if (seq > highest) {
-        if (highest > 0 || complete !== null) confirm(highest);
-        highest = seq;
+      if (seq > delivered) {
+        // A later seq closes the earlier burst. A live push (past the welcome's seq)
+        // also proves the backlog, which the server sends first, is over.
+        if (world !== null && seq > world) confirm(Math.max(delivered, world));
+        else if (delivered > 0 || complete !== null) confirm(delivered);
+        delivered = seq;
       }
       keys.add(key);
       return true;

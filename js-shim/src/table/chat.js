@@ -1,5 +1,6 @@
 // The chat log: each card's server-rendered html (the server escapes it), and
-// its follow-up buttons wired to `card_action`.
+// its follow-up buttons wired to `card_action`. Cards are keyed by card id, so
+// a card replayed after a reconnection or a reload replaces itself.
 
 import { askForm } from './ask.js';
 import { clear, el } from './dom.js';
@@ -7,11 +8,26 @@ import { t } from './i18n.js';
 
 const KEEP = 300;
 
+function followButtons(item, actionId) {
+  return [...item.querySelectorAll('button.vtt-follow')].filter((b) => b.dataset.action === actionId);
+}
+
 export function createChat(root, { send }) {
   const cards = new Map(); // card_id -> card
   const list = el('ol', { class: 'chat-list', 'aria-live': 'polite' });
   const empty = el('p', { class: 'empty', text: t('emptyLog') });
   clear(root).append(empty, list);
+
+  const itemOf = (cardId) => [...list.children].find((li) => li.dataset.card === cardId) ?? null;
+
+  function markUsed(cardId, used) {
+    const card = cards.get(cardId);
+    if (!card) return false;
+    for (const follow of card.actions) if (used.includes(follow.id)) follow.used = true;
+    const item = itemOf(cardId);
+    for (const id of used) for (const button of item ? followButtons(item, id) : []) button.disabled = true;
+    return true;
+  }
 
   list.addEventListener('click', async (event) => {
     const button = event.target.closest('button.vtt-follow');
@@ -24,8 +40,11 @@ export function createChat(root, { send }) {
     const fire = async (params) => {
       button.disabled = true;
       const ack = await send(cardId, action, params);
-      if (ack.ok && follow?.once) return true;
-      button.disabled = false;
+      if ((ack.ok && follow?.once) || ack.error?.code === 'follow_up_used') {
+        markUsed(cardId, [action]);
+        return ack.ok;
+      }
+      button.disabled = follow?.used === true;
       return ack.ok;
     };
     if (follow?.ask?.length) {
@@ -40,32 +59,57 @@ export function createChat(root, { send }) {
           },
         }),
       );
+      slot.querySelector('select, input, button')?.focus();
       return;
     }
     await fire({});
   });
 
+  function render(card) {
+    const item = el('li', {
+      class: `chat-item chat-item--${card.visibility}`,
+      'data-card': card.card_id,
+      'data-seq': card.seq,
+    });
+    // The server escaped every value in card.html (bridge/render.py).
+    item.insertAdjacentHTML('beforeend', card.html);
+    for (const follow of card.actions) {
+      if (follow.used) for (const button of followButtons(item, follow.id)) button.disabled = true;
+    }
+    item.append(el('div', { class: 'chat-ask' }));
+    return item;
+  }
+
   return {
+    /** Adds a card, or replaces the one with its id (a replay). */
     add(card) {
+      const known = cards.get(card.card_id);
+      if (known) {
+        // A replay may lag behind a card_update we already applied: keep "used".
+        for (const follow of card.actions) {
+          if (known.actions.find((a) => a.id === follow.id)?.used) follow.used = true;
+        }
+        cards.set(card.card_id, card);
+        const old = itemOf(card.card_id);
+        if (old && !old.querySelector('.chat-ask form')) old.replaceWith(render(card));
+        return;
+      }
       cards.set(card.card_id, card);
       empty.hidden = true;
-      const item = el('li', {
-        class: `chat-item chat-item--${card.visibility}`,
-        'data-card': card.card_id,
-        'data-seq': card.seq,
-      });
-      // The server escaped every value in card.html (bridge/render.py).
-      item.insertAdjacentHTML('beforeend', card.html);
-      for (const [i, follow] of card.actions.entries()) {
-        if (follow.used) item.querySelectorAll('button.vtt-follow')[i]?.setAttribute('disabled', '');
-      }
-      item.append(el('div', { class: 'chat-ask' }));
-      list.append(item);
+      list.append(render(card));
       while (list.childElementCount > KEEP) {
         cards.delete(list.firstElementChild.dataset.card);
         list.firstElementChild.remove();
       }
       root.scrollTop = root.scrollHeight;
+    },
+    /** A `card_update` push: once-only follow-ups that were used, disabled. */
+    update(push) {
+      return markUsed(push.card_id, push.used ?? []);
+    },
+    /** The newest `count` cards, oldest first (for sessionStorage). */
+    snapshot(count = KEEP) {
+      return [...cards.values()].slice(-count);
     },
     reset() {
       cards.clear();

@@ -9,6 +9,7 @@ import { $, el } from './dom.js';
 import { renderGmPanel } from './gm.js';
 import { locale, setLocale, t } from './i18n.js';
 import { fillJoinForm, joinForm, onJoin, readJoin } from './join.js';
+import { forgetResume, loadResume, saveResume } from './resume.js';
 import { renderSheet } from './sheet.js';
 import { flashToken, renderTokens } from './tokens.js';
 
@@ -17,6 +18,8 @@ const state = {
   welcome: null,
   actors: new Map(),
   selected: null,
+  joined: null, // the join values of the current connection
+  resumed: null, // what sessionStorage held when joining
 };
 
 let chat = null;
@@ -93,6 +96,7 @@ function refreshActor(id) {
 async function send(event, payload) {
   const ack = await state.client.request(event, payload);
   if (!ack.ok) showError(ack.error);
+  else remember(); // our own ack completes its seq
   return ack;
 }
 
@@ -110,7 +114,31 @@ function setStatus(actor, change) {
   return send('status_set', { actor, ...change });
 }
 
+let saveTimer = null;
+
+/** Stores the last complete seq with the cards up to it (debounced; `now` on pagehide). */
+function remember(now = false) {
+  clearTimeout(saveTimer);
+  saveTimer = null;
+  const { client, welcome, joined } = state;
+  if (!client || !welcome || !joined) return;
+  const write = () => {
+    if (state.client !== client) return;
+    saveResume(joined.token, joined.user, welcome.world.id, { lastSeq: client.lastSeq, cards: chat.snapshot() });
+  };
+  if (now) write();
+  else saveTimer = setTimeout(write, 150);
+}
+
 function onWelcome(welcome) {
+  const resumed = state.resumed;
+  if (resumed && (resumed.world !== welcome.world.id || welcome.seq < resumed.lastSeq)) {
+    // The stored position belongs to another world (or one that was reset): start over.
+    forgetResume(state.joined.token, state.joined.user);
+    join(state.joined);
+    return;
+  }
+  state.resumed = null;
   state.welcome = welcome;
   setLocale(welcome.locale);
   applyWords();
@@ -130,9 +158,14 @@ function onWelcome(welcome) {
   $('#table').hidden = false;
   $('#topbar-world').hidden = false;
   render();
+  remember();
 }
 
+/** A replayed push (seq up to the welcome's) is older than the welcome's actors: only the chat needs it. */
+const replayed = (push) => Number.isSafeInteger(push.seq) && push.seq <= (state.welcome?.seq ?? -1);
+
 function onStatus(push) {
+  if (replayed(push)) return;
   const actor = state.actors.get(push.actor);
   if (!actor) return;
   state.actors.set(push.actor, { ...actor, statuses: push.statuses, labels: push.labels, numbers: push.numbers });
@@ -140,6 +173,7 @@ function onStatus(push) {
 }
 
 function onActor(push) {
+  if (replayed(push)) return;
   if (push.removed) {
     state.actors.delete(push.removed);
     if (state.selected === push.removed) state.selected = null;
@@ -151,6 +185,7 @@ function onActor(push) {
 }
 
 function leave() {
+  remember(true);
   state.client?.close();
   state.client = null;
   state.welcome = null;
@@ -164,9 +199,16 @@ function leave() {
 
 function join(values) {
   state.client?.close();
+  state.welcome = null;
   setLocale(values.locale);
   applyWords();
   chat.reset();
+  // Resume where this tab left off, or ask for the whole history (last_seq 0).
+  const resumed = loadResume(values.token, values.user);
+  for (const card of resumed?.cards ?? []) chat.add(card);
+  state.joined = values;
+  state.resumed = resumed;
+  state.resumedFrom = resumed?.lastSeq ?? 0;
   const client = createBridgeClient({
     url: location.origin,
     token: values.token,
@@ -177,6 +219,7 @@ function join(values) {
     parser,
     timeoutMs: 8000,
     retries: 3,
+    lastSeq: resumed?.lastSeq ?? 0,
   });
   client.name = values.name || values.user;
   state.client = client;
@@ -188,9 +231,22 @@ function join(values) {
     }
   });
   client.on('welcome', onWelcome);
-  client.on('card', (card) => chat.add(card));
-  client.on('status', onStatus);
-  client.on('actor', onActor);
+  client.on('card', (card) => {
+    chat.add(card);
+    remember();
+  });
+  client.on('card_update', (push) => {
+    chat.update(push);
+    remember();
+  });
+  client.on('status', (push) => {
+    onStatus(push);
+    remember();
+  });
+  client.on('actor', (push) => {
+    onActor(push);
+    remember();
+  });
   showConnection({ state: client.state });
 }
 
@@ -209,9 +265,10 @@ function boot() {
   });
   onJoin(form, join);
   $('#leave').addEventListener('click', leave);
+  addEventListener('pagehide', () => remember(true));
   showConnection({ state: 'closed' });
   if (values.auto) join(values);
-  window.vttTable = { state, locale };
+  window.vttTable = { state, locale, chat: () => chat };
 }
 
 boot();

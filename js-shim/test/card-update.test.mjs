@@ -1,0 +1,83 @@
+// Follow-up buttons against the real server: a once-only follow-up pressed by
+// one client reaches every other client as a `card_update` push, exactly once,
+// and a client joining later with `last_seq: 0` gets the whole history.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { connect, until } from '../test-helpers/clients.mjs';
+import { startTable } from '../test-helpers/server.mjs';
+
+describe('card_update pushes', () => {
+  let table;
+  const open = [];
+  const join = (...args) => {
+    const c = connect(...args);
+    open.push(c.client);
+    return c;
+  };
+
+  before(async () => {
+    table = await startTable({ diceSeed: 7 });
+  });
+  after(async () => {
+    for (const client of open) client.close();
+    await table?.cleanup();
+  });
+
+  async function attackUntilFollowUp(client) {
+    for (let tries = 0; tries < 20; tries += 1) {
+      const ack = await client.request('attack', {
+        actor: 'aldara',
+        action: 'attack',
+        params: { weapon: 'espada', modifier: 3 },
+        targets: ['bruno'],
+      });
+      assert.equal(ack.ok, true, JSON.stringify(ack));
+      const card = ack.cards.find((c) => c.actions.some((a) => a.once && a.id.startsWith('damage')));
+      if (card) return card;
+    }
+    throw new Error('no attack hit in 20 tries');
+  }
+
+  test('a used follow-up reaches the others once; a late joiner replays all of it', async () => {
+    const gm = join(table.server.url, table.world.gm_token, 'gm');
+    const other = join(table.server.url, table.world.gm_token, 'gm2');
+    assert.equal(await gm.client.ready(), true);
+    assert.equal(await other.client.ready(), true);
+
+    const card = await attackUntilFollowUp(gm.client);
+    const follow = card.actions.find((a) => a.id.startsWith('damage'));
+    assert.match(follow.id, /\./, 'follow-up ids carry a dot (damage.0)');
+    const pressed = await gm.client.request('card_action', { card: card.card_id, action: follow.id, params: {} });
+    assert.equal(pressed.ok, true, JSON.stringify(pressed));
+    const again = await gm.client.request('card_action', { card: card.card_id, action: follow.id, params: {} });
+    assert.equal(again.ok, false);
+    assert.equal(again.error.code, 'follow_up_used');
+
+    await until(() => other.seen.card_update.length === 1, 'the card_update at the other client');
+    assert.deepEqual(
+      { ...other.seen.card_update[0], world: undefined },
+      { seq: pressed.seq, world: undefined, card_id: card.card_id, used: [follow.id] },
+    );
+    await until(() => gm.seen.card_update.length === 1, 'the card_update at the presser');
+    assert.equal(other.seen.card_update[0].world, gm.client.welcome.world.id);
+
+    // A client that asks for everything (last_seq 0) gets each card once, the used
+    // follow-up marked, and the card_update; connecting again from its last_seq, nothing twice.
+    const late = join(table.server.url, table.world.gm_token, 'late', { lastSeq: 0 });
+    assert.equal(await late.client.ready(), true);
+    const seqNow = pressed.seq;
+    await until(() => late.seen.card_update.length === 1, 'the replayed card_update');
+    await until(() => late.seen.card.some((c) => c.seq === seqNow), 'the replayed cards');
+    const ids = late.seen.card.map((c) => c.card_id);
+    assert.equal(new Set(ids).size, ids.length, 'no card twice');
+    const replayed = late.seen.card.find((c) => c.card_id === card.card_id);
+    assert.equal(replayed.actions.find((a) => a.id === follow.id).used, true);
+    assert.deepEqual(late.seen.card_update[0].used, [follow.id]);
+    assert.equal(late.client.seenSeq, seqNow);
+
+    // The same push delivered twice on the wire is handed over once.
+    late.client.socket.listeners('card_update').forEach((fn) => fn(late.seen.card_update[0]));
+    assert.equal(late.seen.card_update.length, 1);
+  });
+});
