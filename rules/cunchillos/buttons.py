@@ -36,7 +36,7 @@ def sheet_buttons(actor: Actor) -> tuple[Button, ...]:
             Button(t(f"mode.{mode}"), "attack", "manoeuvre", {"mode": mode}, combat, ask, 1, 1)
         )
     buttons.append(Button(t("action.escape"), "roll", "escape", {}, combat))
-    for what in ("stand", "fast_move", "other"):
+    for what in ("stand", "fast_move", "other", "pass"):
         buttons.append(Button(t(f"act.button.{what}"), "roll", "act", {"what": what}, combat))
     for key, weapon in sheet.weapons.items():
         buttons.append(

@@ -79,8 +79,10 @@ def broken_of(f: Fighter) -> list[str]:
     return [str(key) for key in raw] if isinstance(raw, list) else []
 
 
-def face_of(location: str) -> int:
-    return min(face for face, where in LOCATION_BY_FACE.items() if where == location)
+def face_of(location: str, table: Mapping[int, str] = LOCATION_BY_FACE) -> int:
+    """The first face of the location die that shows ``location``."""
+    faces = [face for face, where in table.items() if where == location]
+    return min(faces) if faces else face_of(location)
 
 
 def wielded(f: Fighter, hand: str, unarmed: bool, field: str) -> Weapon:
@@ -169,7 +171,7 @@ def resolve_attack(world: World, action: Action, dice: DiceSource) -> Resolution
     ranged = p.get("range", "melee") == "ranged"
     if ranged and not weapon.pistol:
         raise refuse("not_a_firearm", "not_a_firearm", "params.range", weapon=weapon.label)
-    declared, index = use_actions(att)
+    declared, index = use_actions(att, world)
     first_round = int(dict(world.data.get("cunchillos", {}) or {}).get("round", 1) or 1) <= 1
     initiative = entry_for(att.id, att.name, att.sheet, att.state, first_round).primary
     step = step_of_action(initiative, index, bool(declared.get("two_weapons")))
@@ -237,7 +239,7 @@ def resolve_attack(world: World, action: Action, dice: DiceSource) -> Resolution
                 else:
                     dfn_state.update(state)
     hit = ta.success and not defended
-    face = face_of(str(aim)) if aim else ta.roll.location.first
+    face = face_of(str(aim), rules.locations) if aim else ta.roll.location.first
     follow: list[FollowUp] = []
     if hit:
         params = {
@@ -265,7 +267,7 @@ def resolve_attack(world: World, action: Action, dice: DiceSource) -> Resolution
                 ask,
             )
         )
-        lines.append(Line(t("line.hit_at", location=t(f"loc.{LOCATION_BY_FACE[face]}"), face=face)))
+        lines.append(Line(t("line.hit_at", location=t(f"loc.{rules.locations[face]}"), face=face)))
     elif declaration_of(dfn.state).get("withdraw"):
         lines.append(Line(t("line.withdraws", actor=dfn.name, meters=dfn.sheet.movement // 2)))
     if ta.level == "fumble":
@@ -314,7 +316,12 @@ def _parry_strength(
     )
     arm = ARM_OF_HAND[hand]
     state, _ = apply_hits(
-        weaker.state, weaker.sheet, (Hit(face_of(arm), to_arm),), blunt=True, low=0, rules=rules
+        weaker.state,
+        weaker.sheet,
+        (Hit(face_of(arm), to_arm, arm),),
+        blunt=True,
+        low=0,
+        rules=rules,
     )
     damage = dict(weaker.state.get("weapon_damage", {}) or {})
     if weapon.key != UNARMED:
@@ -331,6 +338,15 @@ def _parry_strength(
             )
         )
     )
+    limit = rules.weapon_breaks_at
+    if weapon.key != UNARMED and limit and damage[weapon.key] >= limit:
+        # Not in the text ('la otra ½ se le asigna al arma' gives no breaking point):
+        # the world's ``weapon_breaks_at`` breaks it (RULES.md).
+        state["broken"] = sorted({*broken_of(weaker), weapon.key})
+        hands = dict(state.get("hands") or hands_of(weaker))
+        hands[hand] = None
+        state["hands"] = hands
+        lines.append(Line(t("line.weapon_breaks", weapon=weapon.label, points=damage[weapon.key])))
     return [(weaker.id, state)]
 
 

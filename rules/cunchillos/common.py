@@ -8,8 +8,9 @@ from typing import Any
 
 from rules.cunchillos.checks import Modifier, TaResult
 from rules.cunchillos.health import derived_statuses, hit_points, timers_of
-from rules.cunchillos.initiative import declaration_of
+from rules.cunchillos.initiative import declaration_of, entry_for, step_of_action
 from rules.cunchillos.modifiers import incapacitated
+from rules.cunchillos.settings import rules_of
 from rules.cunchillos.sheet import Sheet, parse_sheet
 from rules.model import Actor, ActorChange, Line, RulesError, Text, World, t
 
@@ -65,8 +66,94 @@ def check_can_act(f: Fighter, *, physical: bool) -> None:
         raise refuse("sprinting", "sprinting", "actor", actor=f.name)
 
 
-def use_actions(f: Fighter, count: int = 1) -> tuple[dict[str, Any], int]:
-    """Spend ``count`` of the declared actions; returns the new declaration and the first index."""
+def running_order(world: World) -> list[str] | None:
+    """The order of the round the GM started with ``initiative`` (highest first), while it
+    runs and ``enforce_order`` is on; None otherwise."""
+    data = world.data.get("cunchillos")
+    if not isinstance(data, Mapping) or not data.get("running"):
+        return None
+    if not rules_of(world.settings).enforce_order:
+        return None
+    order = data.get("order", [])
+    return [a for a in order if isinstance(a, str) and a in world.actors] if order else None
+
+
+def able(f: Fighter) -> bool:
+    """Can take part in the round's order (alive, conscious, not incapacitated)."""
+    return not (
+        f.state.get("dead")
+        or hit_points(f.state, f.sheet) <= 0
+        or timers_of(f.state)["unconscious"] > 0
+        or incapacitated(f.state)
+    )
+
+
+def _first_round(world: World) -> bool:
+    data = world.data.get("cunchillos")
+    return int(data.get("round", 1) or 1) <= 1 if isinstance(data, Mapping) else True
+
+
+def next_slot(world: World, f: Fighter) -> tuple[int, int] | None:
+    """(initiative, secondary) of the fighter's next declared action, None when none is left."""
+    declared = declaration_of(f.state)
+    if declared.get("movement") == "sprint":
+        return None
+    actions = int(declared.get("actions", 1) or 1)
+    used = int(declared.get("used", 0) or 0)
+    if used >= actions:
+        return None
+    entry = entry_for(f.id, f.name, f.sheet, f.state, _first_round(world))
+    step = step_of_action(entry.primary, used, bool(declared.get("two_weapons")))
+    return step, entry.secondary
+
+
+def check_turn(world: World, f: Fighter) -> None:
+    """'3º Realizar las acciones siguiendo el orden de la iniciativa': while a round runs,
+    nobody acts while another fighter's next action comes at a higher initiative
+    (the same initiative and secondary: they act at once)."""
+    order = running_order(world)
+    if order is None or f.id not in order:
+        return
+    mine = next_slot(world, f)
+    if mine is None:
+        return
+    for other_id in order:
+        if other_id == f.id:
+            continue
+        other = fighter(world, other_id)
+        theirs = next_slot(world, other) if able(other) else None
+        if theirs is not None and theirs > mine:
+            raise refuse("out_of_order", "out_of_order", "actor", actor=f.name, first=other.name)
+
+
+def check_declaration_turn(world: World, f: Fighter) -> None:
+    """'2º Decir qué se va a hacer ... de menor iniciativa a mayor': while a round runs,
+    everyone with a lower initiative declares first."""
+    order = running_order(world)
+    if order is None or f.id not in order:
+        return
+    first = _first_round(world)
+    mine = entry_for(f.id, f.name, f.sheet, f.state, first)
+    for other_id in reversed(order):
+        other = fighter(world, other_id)
+        if other.id == f.id or not able(other) or declaration_of(other.state).get("declared"):
+            continue
+        theirs = entry_for(other.id, other.name, other.sheet, other.state, first)
+        if (theirs.primary, theirs.secondary) < (mine.primary, mine.secondary):
+            raise refuse(
+                "out_of_order", "out_of_order_declare", "actor", actor=f.name, first=other.name
+            )
+
+
+def use_actions(
+    f: Fighter, world: World | None = None, count: int = 1
+) -> tuple[dict[str, Any], int]:
+    """Spend ``count`` of the declared actions; returns the new declaration and the first index.
+
+    With ``world``, a running round's order is checked first (:func:`check_turn`).
+    """
+    if world is not None:
+        check_turn(world, f)
     declared = dict(declaration_of(f.state))
     actions = int(declared.get("actions", 1) or 1)
     used = int(declared.get("used", 0) or 0)

@@ -6,6 +6,7 @@ Every hit is computed from the TA's own dice: no die is rolled for damage.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.cunchillos.tables import LOCATION_BY_FACE
@@ -17,10 +18,12 @@ class Hit:
 
     face: int
     amount: int
+    where: str = ""
+    """The location; empty: the default table's for ``face``."""
 
     @property
     def location(self) -> str:
-        return LOCATION_BY_FACE[self.face]
+        return self.where or LOCATION_BY_FACE[self.face]
 
 
 MAX_FIRST: dict[str, int] = {"0": 10, "I": 10, "II": 20, "III": 40, "IV": 20, "V": 20}
@@ -43,11 +46,18 @@ def ladder(start: int, count: int) -> tuple[int, ...]:
     return tuple(faces)
 
 
-def damage_hits(kind: str, high: int, low: int, face: int) -> tuple[Hit, ...]:
+def damage_hits(
+    kind: str, high: int, low: int, face: int, table: Mapping[int, str] = LOCATION_BY_FACE
+) -> tuple[Hit, ...]:
     """The hits of damage type ``kind`` for d+ ``high``, d- ``low`` and dE ``face``.
 
     Type V's 'tres localizaciones que indiquen los dados' are the dE, d+ and d- faces.
+    ``table`` is the world's location die (faces 1-10).
     """
+    return tuple(Hit(h.face, h.amount, table[h.face]) for h in _spread(kind, high, low, face))
+
+
+def _spread(kind: str, high: int, low: int, face: int) -> tuple[Hit, ...]:
     if kind == "0":
         return (Hit(face, low),)
     if kind == "I":
@@ -68,7 +78,13 @@ def damage_hits(kind: str, high: int, low: int, face: int) -> tuple[Hit, ...]:
 
 
 def critical_hits(
-    kind: str, high: int, low: int, face: int, choice: str, chosen: int | None
+    kind: str,
+    high: int,
+    low: int,
+    face: int,
+    choice: str,
+    chosen: int | None,
+    table: Mapping[int, str] = LOCATION_BY_FACE,
 ) -> tuple[Hit, ...]:
     """'Éxito alto (crítico): se puede elegir hacer el máximo daño en la localización
     acertada o hacer el daño indicado en la localización que se desee.'
@@ -77,9 +93,9 @@ def critical_hits(
     ``choice = "location"``: the normal damage starting at the ``chosen`` face.
     """
     if choice == "max":
-        return (Hit(face, MAX_FIRST[kind]),)
+        return (Hit(face, MAX_FIRST[kind], table[face]),)
     start = face if chosen is None else chosen
-    return damage_hits(kind, high, low, start)
+    return damage_hits(kind, high, low, start, table)
 
 
 def severity(damage: int, res: int, amputation: bool) -> str:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.cunchillos.combat import face_of
 from rules.cunchillos.common import Fighter, change, fighter, refuse
 from rules.cunchillos.damage import Hit, critical_hits, damage_hits
 from rules.cunchillos.health import WoundReport, apply_hits, hit_points, wounds_of
 from rules.cunchillos.settings import Rules, rules_of
-from rules.cunchillos.tables import ARM_OF_HAND, LOCATION_BY_FACE
+from rules.cunchillos.tables import ARM_OF_HAND
 from rules.model import Action, Card, Effect, FollowUp, Line, Resolution, Section, Text, World, t
 
 
@@ -120,9 +121,11 @@ def resolve_damage(world: World, action: Action) -> Resolution:
         chosen = p.get("location")
         if p.get("crit_choice") == "location" and chosen is None:
             raise refuse("location_needed", "location_needed", "params.location")
-        hits = critical_hits(kind, high, low, face, str(p.get("crit_choice", "max")), chosen)
+        hits = critical_hits(
+            kind, high, low, face, str(p.get("crit_choice", "max")), chosen, rules.locations
+        )
     else:
-        hits = damage_hits(kind, high, low, face)
+        hits = damage_hits(kind, high, low, face, rules.locations)
     title = t("card.damage", actor=victim.name, weapon=str(p.get("weapon", "")))
     return land(
         world,
@@ -144,8 +147,8 @@ def resolve_damage_apply(world: World, action: Action) -> Resolution:
     p = action.params
     victim = fighter(world, action.targets[0], "targets.0")
     location = str(p["location"])
-    face = face_of(location)
-    hits = (Hit(face, int(p["amount"])),)
+    face = face_of(location, rules.locations)
+    hits = (Hit(face, int(p["amount"]), location),)
     title = t("card.damage_apply", actor=victim.name)
     return land(
         world,
@@ -206,8 +209,3 @@ def resolve_retreat_blocked(world: World, action: Action) -> Resolution:
         target=victim.id,
     )
     return Resolution(action, (card,), (change(victim, {"dodge_penalty": "pending"}),))
-
-
-def face_of(location: str) -> int:
-    """The first face of the location die that shows ``location``."""
-    return min(face for face, where in LOCATION_BY_FACE.items() if where == location)

@@ -91,7 +91,7 @@ def resolve_manoeuvre(world: World, action: Action, dice: DiceSource) -> Resolut
     if dfn.state.get("dead"):
         raise refuse("target_dead", "target_dead", "targets.0", actor=dfn.name)
     check_can_act(att, physical=True)
-    declared, _ = use_actions(att)
+    declared, _ = use_actions(att, world)
     mods = [
         *round_modifiers(att.sheet, att.state, rules),
         *condition_modifiers(att.state, True, rules),
@@ -155,7 +155,11 @@ def resolve_manoeuvre(world: World, action: Action, dice: DiceSource) -> Resolut
     if mode == "knockdown" and ta.success and rules.knockdown_hurts:
         assert ta.roll.location is not None
         hits = damage_hits(
-            rules.knockdown_damage_type, ta.roll.high, ta.roll.low, ta.roll.location.first
+            rules.knockdown_damage_type,
+            ta.roll.high,
+            ta.roll.low,
+            ta.roll.location.first,
+            rules.locations,
         )
         after = Fighter(dfn.actor, dfn.sheet, {**dfn.state, **dfn_state})
         hurt = land(
@@ -181,7 +185,11 @@ def _knockdown(
     """'Resultado de derribar': the impact against the defender's Res."""
     assert ta.roll.location is not None
     hits = damage_hits(
-        rules.knockdown_damage_type, ta.roll.high, ta.roll.low, ta.roll.location.first
+        rules.knockdown_damage_type,
+        ta.roll.high,
+        ta.roll.low,
+        ta.roll.location.first,
+        rules.locations,
     )
     impact = sum(h.amount for h in hits)
     band = knockdown_band(impact, dfn.sheet.res)
@@ -254,7 +262,13 @@ def resolve_escape(world: World, action: Action, dice: DiceSource) -> Resolution
             continue
         # 'si cualquiera de los contendientes pifia, recibe el daño normal del arma'
         weapon = me.sheet.weapon(str(hands_of(me)[_held_hand(held)]))
-        hits = damage_hits(weapon.damage, roll.roll.high, roll.roll.low, roll.roll.location.first)
+        hits = damage_hits(
+            weapon.damage,
+            roll.roll.high,
+            roll.roll.low,
+            roll.roll.location.first,
+            rules.locations,
+        )
         current = Fighter(who.actor, who.sheet, {**who.state, **(state if who is me else {})})
         title = t("card.pistol_discharge", actor=who.name)
         hurt = land(

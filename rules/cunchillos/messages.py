@@ -247,6 +247,15 @@ _ES: dict[str, str] = {
     "error.not_enough_actions": "Las acciones declaradas ({actions}) no alcanzan para el movimiento y la esquiva.",
     "error.two_weapons_two_actions": "El ataque con 2 armas necesita al menos 2 acciones.",
     "error.invalid_state": "El estado del personaje no es válido: {problem}.",
+    "setting.enforce_order": "Imponer el orden de iniciativa en el asalto",
+    "setting.weapon_breaks_at": "Daño que rompe un arma (0: nunca)",
+    "setting.location_table": "Tabla de localizaciones (10 claves, caras 1-10)",
+    "line.weapon_breaks": "¡{weapon} se rompe! ({points} puntos de daño)",
+    "error.location_table": "La tabla de localizaciones necesita 10 claves separadas por comas, con las 7 localizaciones.",
+    "error.out_of_order": "Aún no es el turno de {actor}: antes va {first}.",
+    "error.out_of_order_declare": "{actor} aún no puede declarar: antes declara {first} (de menor a mayor Iniciativa).",
+    "act.pass": "{actor} pasa el resto del asalto",
+    "act.button.pass": "Pasar",
 }
 
 _EN: dict[str, str] = {
@@ -492,6 +501,15 @@ _EN: dict[str, str] = {
     "error.not_enough_actions": "The declared actions ({actions}) do not cover the movement and the dodge.",
     "error.two_weapons_two_actions": "A two-weapon attack needs at least 2 actions.",
     "error.invalid_state": "The character's state is not valid: {problem}.",
+    "setting.enforce_order": "Enforce initiative order in a round",
+    "setting.weapon_breaks_at": "Damage that breaks a weapon (0: never)",
+    "setting.location_table": "Location table (10 keys, faces 1-10)",
+    "line.weapon_breaks": "{weapon} breaks! ({points} points of damage)",
+    "error.location_table": "The location table needs 10 comma-separated keys covering the 7 locations.",
+    "error.out_of_order": "It is not {actor}'s turn yet: {first} goes first.",
+    "error.out_of_order_declare": "{actor} cannot declare yet: {first} declares first (lowest initiative first).",
+    "act.pass": "{actor} passes for the rest of the round",
+    "act.button.pass": "Pass",
 }
 
 MESSAGES: Mapping[str, Mapping[str, str]] = {"es": _ES, "en": _EN}

@@ -10,6 +10,7 @@ from rules.cunchillos.common import (
     Fighter,
     change,
     check_can_act,
+    check_declaration_turn,
     fighter,
     refuse,
     ta_lines,
@@ -51,6 +52,7 @@ def resolve_declare(world: World, action: Action) -> Resolution:
     f = fighter(world, action.actor_id)
     p = action.params
     old = declaration_of(f.state)
+    check_declaration_turn(world, f)
     if int(old.get("used", 0) or 0) > 0:
         raise refuse("already_acted", "already_acted", "actor", actor=f.name)
     movement = str(p.get("movement", "walk"))
@@ -145,7 +147,14 @@ def resolve_initiative(world: World, action: Action) -> Resolution:
         )
         for s in slots
     )
-    data.update({"round": round_no, "order": [e.actor_id for e in order], "attackers": {}})
+    data.update(
+        {
+            "round": round_no,
+            "order": [e.actor_id for e in order],
+            "attackers": {},
+            "running": True,
+        }
+    )
     card = Card(
         "initiative",
         t("card.initiative", round=round_no),
@@ -189,7 +198,7 @@ def resolve_ta(world: World, action: Action, dice: DiceSource) -> Resolution:
     check_can_act(f, physical=physical)
     state: dict[str, Any] = {"next_ta": 0}
     if p.get("counts_as_action"):
-        state["round"], _ = use_actions(f)
+        state["round"], _ = use_actions(f, world)
     mods = [
         *round_modifiers(f.sheet, f.state, rules_of(world.settings)),
         *condition_modifiers(f.state, physical, rules_of(world.settings)),
@@ -247,7 +256,13 @@ def resolve_act(world: World, action: Action) -> Resolution:
     check_can_act(f, physical=True)
     p = action.params
     what = str(p["what"])
-    declared, index = use_actions(f)
+    if what == "pass":
+        # Giving up the rest of the round's actions, so the order can move on.
+        declared = dict(declaration_of(f.state))
+        declared["actions"] = int(declared.get("actions", 1) or 1)
+        declared["used"] = declared["actions"]
+    else:
+        declared, _ = use_actions(f, world)
     state: dict[str, Any] = {"round": declared}
     lines = [Line(t(f"act.{what}", actor=f.name))]
     if what == "draw":
@@ -270,7 +285,6 @@ def resolve_act(world: World, action: Action) -> Resolution:
             raise refuse("not_prone", "not_prone", "params.what", actor=f.name)
         state["prone"] = False
     card = Card("act", t("card.act", actor=f.name), f.id, sections=(Section(None, tuple(lines)),))
-    _ = index
     return Resolution(action, (card,), (change(f, state),))
 
 
@@ -298,6 +312,7 @@ def advance(world: World, step: TimeStep) -> Resolution | None:
             lines.append(Line(t("line.dies", actor=f.name)))
     data = dict(world.data.get("cunchillos", {}) or {})
     data["attackers"] = {}
+    data["running"] = False
     effects.append(WorldChange({"cunchillos": data}))
     card = Card(
         "time",

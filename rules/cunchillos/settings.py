@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules.cunchillos.tables import LOCATION_BY_FACE, LOCATION_KEYS
 from rules.model import t
 from rules.params import Param
 
@@ -90,6 +91,11 @@ SETTINGS: tuple[Param, ...] = (
         "fumble_table", "choice", t("setting.fumble_table"), default="roll", choices=("roll", "gm")
     ),
     Param("max_attackers", "int", t("setting.max_attackers"), default=4, minimum=1, maximum=20),
+    Param("enforce_order", "bool", t("setting.enforce_order"), default=True),
+    Param(
+        "weapon_breaks_at", "int", t("setting.weapon_breaks_at"), default=0, minimum=0, maximum=1000
+    ),
+    Param("location_table", "str", t("setting.location_table"), default="", max_length=400),
     Param(
         "opposed_compare",
         "choice",
@@ -123,6 +129,23 @@ class Rules:
     fumble_table: str = "roll"
     max_attackers: int = 4
     opposed_compare: str = "level"
+    enforce_order: bool = True
+    weapon_breaks_at: int = 0
+    location_table: str = ""
+
+    @property
+    def locations(self) -> Mapping[int, str]:
+        """The location die (face -> location): the world's table, or the default one."""
+        return parse_location_table(self.location_table) or LOCATION_BY_FACE
+
+
+def parse_location_table(raw: str) -> dict[int, str] | None:
+    """'cabeza, brazo_derecho, ...': ten location keys for faces 1-10, each location at
+    least once. None when ``raw`` is empty or not such a table."""
+    keys = [part.strip() for part in raw.split(",")] if raw.strip() else []
+    if len(keys) != 10 or set(keys) != set(LOCATION_KEYS):
+        return None
+    return {face: key for face, key in enumerate(keys, start=1)}
 
 
 def rules_of(settings: Mapping[str, Any]) -> Rules:

@@ -25,7 +25,7 @@ from rules.cunchillos.rounds import (
     resolve_ta,
 )
 from rules.cunchillos.samples import SAMPLE_SHEETS
-from rules.cunchillos.settings import SETTINGS
+from rules.cunchillos.settings import SETTINGS, parse_location_table
 from rules.cunchillos.sheet import parse_sheet, sheet_to_json
 from rules.cunchillos.tables import DAMAGE_TYPES, HANDS, LOCATION_KEYS
 from rules.dice import DiceError, DiceSource
@@ -145,7 +145,7 @@ ACTIONS: dict[str, ActionSpec] = {
                 "choice",
                 t("param.what"),
                 required=True,
-                choices=("draw", "stand", "fast_move", "other"),
+                choices=("draw", "stand", "fast_move", "other", "pass"),
             ),
             Param("weapon", "str", t("param.weapon"), max_length=40),
             _HAND,
@@ -194,6 +194,13 @@ class Cunchillos(RuleSystem):
     messages: ClassVar[Mapping[str, Mapping[str, str]]] = MESSAGES
     settings: ClassVar[tuple[Param, ...]] = SETTINGS
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+
+    def validate_settings(self, raw: JsonMap) -> dict[str, Any]:
+        values = super().validate_settings(raw)
+        table = str(values.get("location_table") or "")
+        if table.strip() and parse_location_table(table) is None:
+            raise RulesError("invalid_param", t("error.location_table"), "settings.location_table")
+        return values
 
     def validate_sheet(self, raw: JsonMap) -> JsonMap:
         return sheet_to_json(parse_sheet(raw))

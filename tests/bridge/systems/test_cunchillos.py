@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support import scenario
 from support.live import Client, Env, give, make_env, rid
 
@@ -982,3 +983,55 @@ async def test_browser_scenario_reaches_a_status(env: Env) -> None:
     data = scenario.load(SYSTEM)
     rounds = await scenario.play(gm, data)
     assert 1 <= rounds <= data["max_rounds"]
+
+
+async def test_a_running_round_keeps_the_initiative_order(env: Env) -> None:
+    gm = await env.join()
+    await send(env, gm, "gm_action", None, "initiative")
+    # Declarations from the lowest initiative up: Matón, Bruno, Inés.
+    ack = await send(env, gm, "roll", "ines", "declare", actions=2)
+    refused(ack, "out_of_order")
+    assert ack["error"]["message"] == (
+        "Inés aún no puede declarar: antes declara Matón (de menor a mayor Iniciativa)."
+    )
+    for actor, actions in (("maton", 1), ("bruno", 1), ("ines", 2)):
+        await declare(env, gm, actor, actions=actions)
+    # Actions in initiative order: Inés 16, Bruno 12, Inés 11, Matón 10.
+    ack = await attack(env, gm, "bruno", "maton", 4, 1, 2)
+    assert ack["error"] == {
+        "code": "out_of_order",
+        "message": "Aún no es el turno de Bruno: antes va Inés.",
+        "field": "actor",
+    }
+    assert (await attack(env, gm, "ines", "maton", 4, 1, 2))["ok"]
+    refused(await attack(env, gm, "ines", "maton", 4, 1, 2), "out_of_order")
+    ack = await send(env, gm, "roll", "bruno", "act", what="pass")
+    assert lines(ack) == ["Bruno pasa el resto del asalto"]
+    assert (await attack(env, gm, "ines", "maton", 4, 1, 2))["ok"]
+    assert (await attack(env, gm, "maton", "ines", 4, 1, 2))["ok"]
+    # time_advance ends the round: no order until the next initiative.
+    await advance(gm, "round")
+    assert (await attack(env, gm, "maton", "ines", 4, 1, 2))["ok"]
+
+
+async def test_world_location_table_and_weapon_breaking(
+    tmp_path: Path, aiohttp_server: Any
+) -> None:
+    table = (
+        "pierna_izquierda,pierna_derecha,abdomen,abdomen,pecho,pecho,pecho,"
+        "brazo_izquierdo,brazo_derecho,cabeza"
+    )
+    settings = {"location_table": table, "weapon_breaks_at": 1}
+    async for env in make_env(tmp_path, aiohttp_server, SYSTEM, settings=settings):
+        gm = await env.join()
+        assert gm.welcome is not None
+        assert gm.welcome["world"]["settings"]["location_table"] == table
+        ack = await attack(env, gm, "ines", "maton", 10, 3, 5)
+        assert lines(ack)[-1] == "Acierta en Cabeza (10)"
+        damage = await press(env, gm, ack["cards"][0], "damage")
+        assert lines(damage)[0] == "Cabeza: 8 puntos, HERIDA LEVE"
+        await advance(gm, "round", 2)
+        await declare(env, gm, "maton", actions=1, defence="parry")
+        ack = await attack(env, gm, "ines", "maton", 4, 3, 5, 1, 1)
+        assert "¡Espada se rompe! (1 puntos de daño)" in lines(ack)
+        assert (await actor_pushed(gm, "ines"))["state"]["broken"] == ["espada"]
