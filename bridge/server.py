@@ -39,6 +39,7 @@ from protocol.v1.requests import (
     CardActionRequest,
     UndoRequest,
 )
+from rules import tracker
 from rules.dice import DiceSource, RecordingDice, SystemDice
 from rules.i18n import translate
 from rules.registry import Registry
@@ -225,11 +226,11 @@ class Bridge:
                     "combat": renderer.combat_state(
                         world,
                         runtime.seq,
-                        {"combat": world.data.get("combat")},
+                        {"combat": world.data.get(tracker.KEY)},
                         session.role,
                         session.locale,
                     )
-                    if world.data.get("combat")
+                    if world.data.get(tracker.KEY)
                     else None,
                 },
                 to=sid,

@@ -4,7 +4,7 @@ The tracker owns the sequence (start, declarations, turns, rounds, hold,
 interrupt, delay, end); each system fills it in through the hooks of
 :class:`rules.system.RuleSystem` (its initiative, what happens when a round
 starts or ends and when a turn starts, how a declaration is checked). The
-state lives in ``world.data["combat"]`` as plain JSON, so it is stored, undone
+state lives in ``world.data["tracker"]`` as plain JSON, so it is stored, undone
 and replayed like everything else.
 """
 
@@ -20,7 +20,7 @@ from rules.model import Action, Card, JsonMap, Resolution, RulesError, Text, Wor
 if TYPE_CHECKING:
     from rules.system import RuleSystem
 
-KEY = "combat"
+KEY = "tracker"
 Phase = Literal["declare", "act"]
 
 
