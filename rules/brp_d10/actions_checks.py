@@ -10,6 +10,7 @@ from rules.brp_d10.cards import can_act, check_line, check_outcome, level_line, 
 from rules.brp_d10.checks import Check, opposed_winner, roll_check
 from rules.brp_d10.combat import accumulation, check_round, refuse, usable_skill
 from rules.brp_d10.initiative import PLAN_KINDS, Slot, plan_agilities, timeline
+from rules.brp_d10.plans import advance_plan, follow_plan
 from rules.brp_d10.sheet import Sheet
 from rules.brp_d10.state import ActorState, characteristic
 from rules.brp_d10.tables import CHARACTERISTICS
@@ -77,10 +78,11 @@ def _roll(
     if params.get("combat_action"):
         agility = characteristic(sheet, state, "agilidad")
         check_round(state, agility, 1)
+        planned = follow_plan(world, actor.id, state, "other", "")
         acc = accumulation(state, 0, None)
         if acc:
             lines.append(Line(t("mod.accumulation"), f"+{acc}"))
-        new_state = replace(state, round=state.round.used(""))
+        new_state = advance_plan(replace(state, round=state.round.used("")), planned)
     skip = bool(world.settings.get("skip_certain_rolls", True)) and not opposed
     check = roll_check(dice, value, difficulty + penalty + acc, skip_certain=skip)
     lines.append(check_line(t("line.check_roll"), check))

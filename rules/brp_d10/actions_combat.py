@@ -28,9 +28,10 @@ from rules.brp_d10.combat import (
     weapon_action_agility,
 )
 from rules.brp_d10.modifiers import Mod, common, total
+from rules.brp_d10.plans import advance_plan, follow_plan
 from rules.brp_d10.sheet import Weapon
-from rules.brp_d10.state import characteristic
-from rules.brp_d10.tables import MAX_AIM_ROUNDS
+from rules.brp_d10.state import ActorState, characteristic
+from rules.brp_d10.tables import MAX_AIM_ROUNDS, SPRAY_SIZE
 from rules.brp_d10.wounds import total_penalty
 from rules.dice import DiceSource
 from rules.model import (
@@ -167,7 +168,11 @@ def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Res
     can_act(actor)
     target = world.actor(action.targets[0], "targets.0")
     sheet, state = read_actor(actor)
+    weapon = get_weapon(sheet, str(action.params.get("weapon", "")))
+    held(state, weapon)
+    planned = follow_plan(world, actor.id, state, *_plan_step(weapon, action.params))
     result = resolve_attack(sheet, state, action.params, world.settings, target.id, dice)
+    result = replace(result, state=advance_plan(result.state, planned))
     location = str(action.params.get("location", ""))
     sections = [_roll_section(i, roll, result) for i, roll in enumerate(result.rolls)]
     summary: list[Line] = [
@@ -316,6 +321,25 @@ def resolve_attack_action(world: World, action: Action, dice: DiceSource) -> Res
     )
 
 
+def _plan_step(weapon: Weapon, params: Mapping[str, Any]) -> tuple[str, str, int]:
+    """What an attack counts as against a declaration: (kind, weapon, steps)."""
+    if weapon.kind in ("melee", "shield"):
+        return "attack", weapon.key, 1
+    mode = str(params.get("mode", "single"))
+    if mode == "burst":
+        return "burst", weapon.key, 1
+    if mode == "sustained":
+        bullets = int(params.get("bullets", 0)) or weapon.sustained
+        return "spray", weapon.key, max(1, -(-bullets // SPRAY_SIZE))
+    return "shoot", weapon.key, int(params.get("shots", 1))
+
+
+def held(state: ActorState, weapon: Weapon) -> None:
+    """'un brazo dejaría caer lo que llevase': a dropped weapon is unusable until picked up."""
+    if weapon.key in state.dropped:
+        raise refuse("weapon_dropped", "params.weapon", weapon=weapon.label)
+
+
 def _has_shield(actor: Actor) -> bool:
     sheet, _ = read_actor(actor)
     return any(w.kind == "shield" for w in sheet.weapons.values())
@@ -340,6 +364,7 @@ def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolutio
             raise refuse("cannot_parry_missile", "params.weapon")
         if weapon.kind not in ("melee", "shield"):
             raise refuse("cannot_parry_with", "params.weapon", weapon=weapon.label)
+        held(state, weapon)
         weapon_action_agility(agility, weapon, state.round.weapons.get(weapon.key, 0))
         skill = usable_skill(sheet, weapon.skill)
         weapon_key = weapon.key
@@ -350,6 +375,7 @@ def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolutio
         if key not in sheet.skills:
             raise refuse("no_dodge_skill", "actor", skill=key)
         skill = usable_skill(sheet, key)
+    planned = follow_plan(world, actor.id, state, action.kind, weapon_key)
     chosen = params.get("accumulation")
     mods: tuple[Mod, ...] = (Mod("attack_level", int(params.get("against_level", 0))),)
     mods = mods + common(
@@ -359,7 +385,7 @@ def resolve_defence(world: World, action: Action, dice: DiceSource) -> Resolutio
     )
     check = roll_check(dice, skill.value, total(mods), role=action.kind, skip_certain=False)
     changes = move_blow(world, blow, None if check.success else "hit")
-    new_state = replace(state, round=state.round.used(weapon_key))
+    new_state = advance_plan(replace(state, round=state.round.used(weapon_key)), planned)
     lines = [*mod_lines(mods), check_line(t(f"line.{action.kind}_roll"), check)]
     follow: tuple[FollowUp, ...] = ()
     if check.success:
@@ -437,15 +463,32 @@ def resolve_reload(world: World, action: Action, dice: DiceSource) -> Resolution
         raise refuse("already_loaded", "params.weapon", weapon=weapon.label)
     if state.round.actions or state.round.busy:
         raise refuse("round_spent", "actor")
-    new = loaded + 1 if action.params.get("one") else weapon.magazine
+    held(state, weapon)
+    one = bool(action.params.get("one"))
+    spares = dict(state.spares)
+    counted = not one and weapon.key in spares
+    if counted:
+        # 'meter un cargador en su pistola o fusil': one of the spare magazines the sheet counts
+        if spares[weapon.key] <= 0:
+            raise refuse("no_spare_magazine", "params.weapon", weapon=weapon.label)
+        spares[weapon.key] -= 1
+    new = loaded + 1 if one else weapon.magazine
     ammo = {**state.ammo, weapon.key: new}
     new_state = replace(
-        state, ammo=ammo, round=replace(state.round, busy=True), aim_weapon="", aim_rounds=0
+        state,
+        ammo=ammo,
+        spares=spares,
+        round=replace(state.round, busy=True),
+        aim_weapon="",
+        aim_rounds=0,
     )
+    lines = [Line(t("line.ammo_left"), new)]
+    if counted:
+        lines.append(Line(t("line.spares_left"), spares[weapon.key]))
     card = Card(
         "reload",
         t("card.reload", actor=actor.name, weapon=weapon.label),
         actor.id,
-        sections=(Section(None, (Line(t("line.ammo_left"), new),)),),
+        sections=(Section(None, tuple(lines)),),
     )
     return Resolution(action, (card,), (ActorChange(actor.id, new_state.to_json()),))

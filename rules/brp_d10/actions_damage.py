@@ -15,9 +15,10 @@ from rules.brp_d10.cards import (
 from rules.brp_d10.checks import roll_check
 from rules.brp_d10.combat import get_weapon, refuse
 from rules.brp_d10.damage import roll_hit
+from rules.brp_d10.sheet import Sheet
 from rules.brp_d10.state import characteristic
 from rules.brp_d10.tables import LOCATIONS
-from rules.brp_d10.wounds import receive, total_penalty, wound_penalty
+from rules.brp_d10.wounds import dropped_weapons, receive, total_penalty, wound_penalty
 from rules.dice import DiceSource
 from rules.model import (
     Action,
@@ -65,6 +66,10 @@ def resolve_damage(world: World, action: Action, dice: DiceSource) -> Resolution
         resistencia,
         world.settings,
     )
+    dropped = dropped_weapons(
+        {k: w.hand for k, w in t_sheet.weapons.items()}, received, received.state.dropped
+    )
+    received = replace(received, state=replace(received.state, dropped=dropped))
     sections: list[Section] = []
     for index, hit in enumerate(hits):
         lines = [Line(t("line.location"), location_text(hit.location))]
@@ -96,6 +101,7 @@ def resolve_damage(world: World, action: Action, dice: DiceSource) -> Resolution
     ]
     if received.shock:
         effects_lines.append(Line(t("wound.effect.shock", resistencia=resistencia)))
+    effects_lines.extend(drop_lines(t_sheet, t_state.dropped, dropped))
     penalty = total_penalty(received.state)
     effects_lines.append(Line(t("line.total_penalty"), f"+{penalty}"))
     sections.append(Section(t("section.effects"), tuple(effects_lines)))
@@ -138,6 +144,13 @@ def resolve_damage(world: World, action: Action, dice: DiceSource) -> Resolution
             *move_blow(world, blow, None),
         ),
     )
+
+
+def drop_lines(sheet: Sheet, before: tuple[str, ...], after: tuple[str, ...]) -> list[Line]:
+    new = [sheet.weapons[key].label for key in after if key not in before and key in sheet.weapons]
+    if not new:
+        return []
+    return [Line(t("line.dropped", weapons=", ".join(new)))]
 
 
 def resolve_endure(world: World, action: Action, dice: DiceSource) -> Resolution:

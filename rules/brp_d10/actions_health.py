@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules.brp_d10.actions_damage import drop_lines
 from rules.brp_d10.cards import (
     can_act,
     check_line,
@@ -13,10 +14,11 @@ from rules.brp_d10.cards import (
     wound_text,
 )
 from rules.brp_d10.checks import roll_check
-from rules.brp_d10.combat import refuse, usable_skill
+from rules.brp_d10.combat import check_round, get_weapon, refuse, usable_skill
+from rules.brp_d10.plans import advance_plan, follow_plan
 from rules.brp_d10.state import ActorState, RoundUse, Timer, Wound, characteristic
 from rules.brp_d10.tables import DAY, INJURY_LOSS, RECOVERY, SECONDS
-from rules.brp_d10.wounds import receive, total_penalty
+from rules.brp_d10.wounds import dropped_weapons, receive, total_penalty, useless_hands
 from rules.dice import DiceSource
 from rules.model import (
     Action,
@@ -124,12 +126,17 @@ def resolve_wound(world: World, action: Action, dice: DiceSource) -> Resolution:
     level = int(action.params["level"])
     injury = str(action.params.get("injury", "organ"))
     received = receive(state, ((location, level, injury),), resistencia, world.settings)
+    dropped = dropped_weapons(
+        {k: w.hand for k, w in sheet.weapons.items()}, received, received.state.dropped
+    )
+    received = replace(received, state=replace(received.state, dropped=dropped))
     lines = [
         Line(t(key, location=location_text(loc)), wound_text(lvl))
         for key, loc, lvl in received.lines
     ]
     if received.shock:
         lines.append(Line(t("wound.effect.shock", resistencia=resistencia)))
+    lines.extend(drop_lines(sheet, state.dropped, dropped))
     lines.append(Line(t("line.total_penalty"), f"+{total_penalty(received.state)}"))
     card = Card(
         "wound",
@@ -181,6 +188,38 @@ def resolve_wound_remove(world: World, action: Action, dice: DiceSource) -> Reso
         (card,),
         (ActorChange(actor.id, {"wounds": [w.to_json() for w in wounds]}, remove=remove),),
     )
+
+
+def resolve_pick_up(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """Pick a dropped weapon up again: an action of the round, with a hand that still works."""
+    del dice
+    actor = world.actor(action.actor_id)
+    can_act(actor)
+    sheet, state = read_actor(actor)
+    weapon = get_weapon(sheet, str(action.params.get("weapon", "")))
+    if weapon.key not in state.dropped:
+        raise refuse("nothing_dropped", "params.weapon")
+    useless = useless_hands(state)
+    if (weapon.hand == "both" and useless) or weapon.hand in useless or len(useless) == 2:
+        raise refuse("hand_useless", "params.weapon", weapon=weapon.label)
+    agility = characteristic(sheet, state, "agilidad")
+    check_round(state, agility, 1)
+    planned = follow_plan(world, actor.id, state, "other", "")
+    new_state = advance_plan(
+        replace(
+            state,
+            dropped=tuple(k for k in state.dropped if k != weapon.key),
+            round=state.round.used(""),
+        ),
+        planned,
+    )
+    card = Card(
+        "pick_up",
+        t("card.pick_up", actor=actor.name),
+        actor.id,
+        sections=(Section(None, (Line(t("line.picked_up", weapon=weapon.label)),)),),
+    )
+    return Resolution(action, (card,), (ActorChange(actor.id, new_state.to_json()),))
 
 
 def resolve_interrupt_rest(world: World, action: Action, dice: DiceSource) -> Resolution:

@@ -45,7 +45,7 @@ RANGED_ASK = (
 
 
 def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
-    sheet, _ = read_actor(actor)
+    sheet, state = read_actor(actor)
     buttons: list[Button] = []
     check_ask = _ask("check", "difficulty", "combat_action")
     for name in CHARACTERISTICS:
@@ -116,6 +116,17 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
                     {"weapon": key},
                     group,
                     _ask("reload", "one"),
+                )
+            )
+    for key in state.dropped:
+        if key in sheet.weapons:
+            buttons.append(
+                Button(
+                    t("action.pick_up"),
+                    "roll",
+                    "pick_up",
+                    {"weapon": key},
+                    t("raw", text=sheet.weapons[key].label),
                 )
             )
     combat = t("group.combat")

@@ -60,6 +60,11 @@ class Weapon:
     """False for bows and slings: 'nunca se podrán sacar y usar en el mismo asalto'."""
     injury: str = "organ"
     """What an incapacitating wound from this weapon leaves: 'bone' or 'organ'."""
+    spare_magazines: int | None = None
+    """Spare magazines carried (None: not counted, a spare is always at hand)."""
+    hand: str = "right"
+    """The hand that holds it: 'right', 'left' or 'both'; an arm incapacitated or severed drops
+    what it holds."""
 
     @property
     def ranged(self) -> bool:
@@ -154,6 +159,13 @@ def _skill(key: str, raw: Any, characteristics: Mapping[str, int]) -> Skill:
     return Skill(key, label, value, innate == "innate", base, mode)
 
 
+def _default_hand(kind: str, pistol: bool) -> str:
+    """A shield on the left arm, long guns and bows in both hands, the rest in the right."""
+    if kind == "shield":
+        return "left"
+    return "both" if kind == "ranged" and not pistol else "right"
+
+
 def _weapon(key: str, raw: Any, skills: Mapping[str, Skill]) -> Weapon:
     field = f"sheet.weapons.{key}"
     spec = _mapping(raw, field)
@@ -212,6 +224,14 @@ def _weapon(key: str, raw: Any, skills: Mapping[str, Skill]) -> Weapon:
         laser=_bool(spec.get("laser", False), f"{field}.laser"),
         draw_and_use=_bool(spec.get("draw_and_use", True), f"{field}.draw_and_use"),
         injury=_choice(spec.get("injury", injury_default), f"{field}.injury", ("bone", "organ")),
+        spare_magazines=None
+        if spec.get("spare_magazines") is None
+        else _int(spec["spare_magazines"], f"{field}.spare_magazines", 0, 100),
+        hand=_choice(
+            spec.get("hand", _default_hand(kind, spec.get("pistol") is True)),
+            f"{field}.hand",
+            ("right", "left", "both"),
+        ),
     )
 
 
@@ -279,7 +299,10 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
             "laser": w.laser,
             "draw_and_use": w.draw_and_use,
             "injury": w.injury,
+            "hand": w.hand,
         }
+        if w.spare_magazines is not None:
+            weapons[key]["spare_magazines"] = w.spare_magazines
     return {
         "characteristics": dict(sheet.characteristics),
         "skills": skills,

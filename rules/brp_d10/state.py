@@ -78,6 +78,8 @@ class RoundUse:
     sustained_target: str = ""
     busy: bool = False
     """The whole round is spent (reloading, aiming)."""
+    planned: int = 0
+    """Declared steps already done this round (when the actor declared a plan)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,6 +89,7 @@ class RoundUse:
             "bursts": self.bursts,
             "sustained_target": self.sustained_target,
             "busy": self.busy,
+            "planned": self.planned,
         }
 
     @staticmethod
@@ -101,6 +104,7 @@ class RoundUse:
             int(raw.get("bursts", 0)),
             str(raw.get("sustained_target", "")),
             bool(raw.get("busy", False)),
+            int(raw.get("planned", 0)),
         )
 
     def used(self, weapon: str, actions: int = 1, shots: int = 0) -> RoundUse:
@@ -122,6 +126,10 @@ class ActorState:
     aim_rounds: int = 0
     ammo: Mapping[str, int] = field(default_factory=dict)
     losses: Mapping[str, int] = field(default_factory=dict)
+    spares: Mapping[str, int] = field(default_factory=dict)
+    """Spare magazines left, for weapons whose sheet counts them (``spare_magazines``)."""
+    dropped: tuple[str, ...] = ()
+    """Weapons the actor dropped (an arm incapacitated or severed) until picked up."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -132,6 +140,8 @@ class ActorState:
             "aim": {"weapon": self.aim_weapon, "rounds": self.aim_rounds},
             "ammo": dict(self.ammo),
             "losses": dict(self.losses),
+            "spares": dict(self.spares),
+            "dropped": list(self.dropped),
         }
 
 
@@ -141,6 +151,8 @@ def read_state(raw: Mapping[str, Any]) -> ActorState:
     aim = raw.get("aim", {})
     ammo = raw.get("ammo", {})
     losses = raw.get("losses", {})
+    spares = raw.get("spares", {})
+    dropped = raw.get("dropped", [])
     return ActorState(
         wounds=tuple(Wound.from_json(w) for w in wounds_raw if isinstance(w, Mapping))
         if isinstance(wounds_raw, list)
@@ -158,11 +170,20 @@ def read_state(raw: Mapping[str, Any]) -> ActorState:
         aim_rounds=int(aim.get("rounds", 0)) if isinstance(aim, Mapping) else 0,
         ammo={str(k): int(v) for k, v in ammo.items()} if isinstance(ammo, Mapping) else {},
         losses={str(k): int(v) for k, v in losses.items()} if isinstance(losses, Mapping) else {},
+        spares={str(k): int(v) for k, v in spares.items()} if isinstance(spares, Mapping) else {},
+        dropped=tuple(str(k) for k in dropped) if isinstance(dropped, list) else (),
     )
 
 
 def initial_state(sheet: Sheet) -> ActorState:
-    return ActorState(ammo={key: w.magazine for key, w in sheet.weapons.items() if w.magazine})
+    return ActorState(
+        ammo={key: w.magazine for key, w in sheet.weapons.items() if w.magazine},
+        spares={
+            key: w.spare_magazines
+            for key, w in sheet.weapons.items()
+            if w.magazine and w.spare_magazines is not None
+        },
+    )
 
 
 def characteristic(sheet: Sheet, state: ActorState, name: str) -> int:

@@ -206,6 +206,12 @@ ACTIONS: Mapping[str, ActionSpec] = {
     "interrupt_rest": ActionSpec(
         "interrupt_rest", "gm_action", t("action.interrupt_rest"), gm_only=True
     ),
+    "pick_up": ActionSpec(
+        "pick_up",
+        "roll",
+        t("action.pick_up"),
+        (Param("weapon", "str", t("param.weapon"), required=True, max_length=40),),
+    ),
     "end_combat": ActionSpec("end_combat", "gm_action", t("action.end_combat"), gm_only=True),
     "round_order": ActionSpec("round_order", "gm_action", t("action.round_order"), gm_only=True),
 }
@@ -226,6 +232,7 @@ RESOLVERS: Mapping[str, Resolver] = {
     "wound": actions_health.resolve_wound,
     "wound_remove": actions_health.resolve_wound_remove,
     "interrupt_rest": actions_health.resolve_interrupt_rest,
+    "pick_up": actions_health.resolve_pick_up,
     "end_combat": actions_health.resolve_end_combat,
 }
 

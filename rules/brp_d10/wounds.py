@@ -178,3 +178,36 @@ def receive(
         add -= {"bleeding"}
         new_state = replace(new_state, timers=())
     return Received(new_state, frozenset(add), tuple(lines), shock, dead)
+
+
+HAND_OF_ARM: Mapping[str, str] = {"brazo_derecho": "right", "brazo_izquierdo": "left"}
+
+
+def dropped_weapons(
+    hands: Mapping[str, str], received: Received, already: tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """What new wounds make the actor let go of, from ``hands`` (weapon -> 'right', 'left' or
+    'both'): 'un brazo dejaría caer lo que llevase' (an arm incapacitated or severed drops what
+    its hand holds, and two-handed weapons); the abdomen: 'el personaje suelta todo lo que
+    llevara'; fainting (a severed limb, shock) lets go of everything too."""
+    everything = "unconscious" in received.add or any(
+        location == "abdomen" and level >= 3 for _, location, level in received.lines
+    )
+    lost = {
+        HAND_OF_ARM[location]
+        for _, location, level in received.lines
+        if level >= 3 and location in HAND_OF_ARM
+    }
+    drop = [
+        key
+        for key, hand in hands.items()
+        if key not in already and (everything or hand in lost or (lost and hand == "both"))
+    ]
+    return (*already, *drop)
+
+
+def useless_hands(state: ActorState) -> frozenset[str]:
+    """Hands whose arm is incapacitated or severed."""
+    return frozenset(
+        HAND_OF_ARM[w.location] for w in state.wounds if w.level >= 3 and w.location in HAND_OF_ARM
+    )

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import scenario
-from support.live import Client, Env, give, make_env, rid
 
 from rules.dice import ScriptedDice
 from rules.model import Actor
 from rules.registry import default_registry
+from support import scenario
+from support.live import Client, Env, give, make_env, rid
 
 SYSTEM = default_registry().get("brp_d10")
 
@@ -323,6 +323,14 @@ async def test_knights_duel_both_rounds_through_the_protocol(table: Table) -> No
             client=ana,
         )
     )
+    ok(
+        await table.act(
+            "espanol",
+            "initiative",
+            {"plan": "attack:espada,attack:espada", "declare": True},
+            client=beto,
+        )
+    )
     # 'El francés tira con un +1 a la dificultad por el golpe de precisión y saca un 2'
     head = ok(
         await table.act(
@@ -339,6 +347,8 @@ async def test_knights_duel_both_rounds_through_the_protocol(table: Table) -> No
     assert "Apuntado a: cabeza" in lines(head)
     # '... hiriendo gravemente a su adversario en la cabeza, pero sin llegar a matarle':
     # 1d8+1 = 5+1 = 6, from Resistencia 5 to 9: serious. No location die: the blow was aimed.
+    # 'El español, fiel a su estrategia, volverá a atacar dos veces': he declared no parry
+    refused(await table.press(head, "parry", client=beto, weapon="espada"), "not_declared")
     serious = ok(await table.press(head, "take", [5], client=beto))
     assert faces(serious) == [("damage", 5)]
     assert serious["outcome"]["key"] == "wound_2"
@@ -514,11 +524,10 @@ async def test_bodyguard_three_shots_and_the_hitman_timing(table: Table) -> None
     # The hitman fires at Agilidad 4 (tenth 7), with the first bullet already in him.
     back = ok(await table.act("asesino", "attack", {"weapon": "revolver"}, ["guardaespaldas"], [7]))
     assert "Momento: Agilidad 4, décima 7 del asalto" in lines(back)
-    # 'El guardaespaldas, por su Agilidad y las características de su pistola puede hacer un
-    # máximo de cinco disparos': two more, not three.
+    # 'una vez declarado, no puede cambiarse': a fourth shot was never declared
     refused(
-        await table.act("guardaespaldas", "attack", {"weapon": "pistola", "shots": 3}, ["asesino"]),
-        "too_many_actions_agility",
+        await table.act("guardaespaldas", "attack", {"weapon": "pistola"}, ["asesino"]),
+        "plan_done",
     )
     # 'ya tenía una bala en el cuerpo, y en cuanto apretó el gatillo, recibió la segunda': chest
     # 1d8 = 8 and abdomen 1d8 = 8, two serious wounds (+4, not yet over Resistencia 5).
