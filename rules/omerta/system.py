@@ -19,7 +19,7 @@ from rules.model import (
     World,
     t,
 )
-from rules.omerta import attacks, defence, gm, recovery, skills, tactics
+from rules.omerta import defence, gm, recovery, single, skills, tactics
 from rules.omerta.buttons import sheet_buttons
 from rules.omerta.messages import MESSAGES
 from rules.omerta.samples import SAMPLE_SHEETS
@@ -36,7 +36,7 @@ RESOLVERS: Mapping[str, Resolver] = {
     "roll": skills.resolve_roll,
     "oppose": skills.resolve_oppose,
     "initiative": gm.resolve_initiative,
-    "attack": attacks.resolve_attack,
+    "attack": single.resolve_attack,
     "defend": defence.resolve_defend,
     "spread": defence.resolve_spread,
     "dodge": defence.resolve_dodge,
