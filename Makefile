@@ -10,7 +10,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test test-python test-js lint typecheck setup js bench clean check-browser demo roll20
+.PHONY: run test test-python test-js lint typecheck setup js bench clean check-browser demo roll20 \
+	foundry-module
 
 setup: $(PY_STAMP) $(JS_STAMP) $(JS_BUNDLE)
 
@@ -27,6 +28,12 @@ $(JS_BUNDLE): $(JS_STAMP) $(shell find js-shim/src -type f 2>/dev/null)
 	cd js-shim && npm run --silent build
 
 js: $(JS_BUNDLE)
+
+foundry-module: $(JS_STAMP)
+	cd js-shim && npm run --silent build:foundry
+	rm -f vtt-bridge-foundry.zip
+	cd js-shim/dist/foundry && $(abspath $(PY)) -m zipfile -c ../../../vtt-bridge-foundry.zip vtt-bridge/
+	@echo "Foundry module: vtt-bridge-foundry.zip (manifest js-shim/dist/foundry/vtt-bridge/module.json)"
 
 roll20: $(JS_STAMP)
 	cd js-shim && npm run --silent build:roll20
@@ -61,6 +68,7 @@ test-python: $(PY_STAMP)
 	$(PY) -m pytest
 
 test-js: setup check-browser
+	cd js-shim && npm run --silent typecheck
 	cd js-shim && VTT_PYTHON="$(abspath $(PY))" CHROMIUM="$(CHROMIUM)" npm test
 
 test: setup check-browser lint typecheck test-python test-js

@@ -365,7 +365,8 @@ class Renderer:
         duplicate: bool = False,
     ) -> dict[str, Any]:
         cards, tokens = [], []
-        for name, body in self.pushes(world, seq, pushes, role, locale):
+        wanted = [p for p in pushes if p["type"] in ("chat_card", "token_status")]
+        for name, body in self.pushes(world, seq, wanted, role, locale):
             if name == "chat_card":
                 cards.append(body)
             elif name == "token_status":
