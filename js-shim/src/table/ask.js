@@ -55,7 +55,7 @@ function readParams(form, ask) {
  * `targets` is the list of actors that may be picked. Calls `onSubmit({params,
  * targets})` or `onCancel()`.
  */
-export function askForm({ title, ask = [], minTargets = 0, maxTargets = 0, targets = [], onSubmit, onCancel }) {
+export function askForm({ title, ask = [], minTargets = 0, maxTargets = 0, targets = [], self = null, onSubmit, onCancel }) {
   const form = el('form', { class: 'ask', 'aria-label': title });
   form.append(el('h4', { class: 'ask-title', text: title }));
   const fields = el('div', { class: 'ask-fields' }, ask.map(field));
@@ -66,7 +66,7 @@ export function askForm({ title, ask = [], minTargets = 0, maxTargets = 0, targe
       list.append(
         el('label', { class: 'ask-target' }, [
           el('input', { type: 'checkbox', name: 'target', value: actor.id, 'data-target': actor.id }),
-          el('span', { text: actor.name }),
+          el('span', { text: actor.id === self ? `${actor.name} (${t('self')})` : actor.name }),
         ]),
       );
     }

@@ -32,6 +32,7 @@ const WORDS = {
     },
     emptyLog: 'Aún no hay tiradas.',
     yours: 'tuyo',
+    self: 'sí mismo',
   },
   en: {
     join: 'Join the table',
@@ -64,6 +65,7 @@ const WORDS = {
     },
     emptyLog: 'No rolls yet.',
     yours: 'yours',
+    self: 'self',
   },
 };
 

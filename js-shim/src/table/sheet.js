@@ -82,7 +82,9 @@ export function renderSheet(root, { actor, role, actors, act }) {
       ask: button.ask,
       minTargets: button.min_targets,
       maxTargets: button.max_targets,
-      targets: actors.filter((a) => a.id !== actor.id),
+      // Others first; the actor itself last (some actions may name it).
+      targets: [...actors.filter((a) => a.id !== actor.id), actor],
+      self: actor.id,
       onCancel: closeAsk,
       onSubmit: async (chosen) => {
         const ok = await act(button, chosen);
@@ -108,6 +110,7 @@ export function renderSheet(root, { actor, role, actors, act }) {
               class: `sheet-button${button.gm_only ? ' sheet-button--gm' : ''}`,
               'data-event': button.event,
               'data-action': button.action,
+              'data-params': JSON.stringify(button.params ?? {}),
               text: button.label,
               title: `${button.event} · ${button.action}`,
               on: { click: () => press(button) },
@@ -120,7 +123,7 @@ export function renderSheet(root, { actor, role, actors, act }) {
   if (!byGroup.size) buttonGroups.append(el('p', { class: 'empty', text: t('noButtons') }));
 
   root.append(
-    el('header', { class: 'sheet-head' }, [
+    el('header', { class: 'sheet-head', 'data-actor': actor.id }, [
       el('h2', { text: actor.name }),
       el('span', { class: 'sheet-owner', text: actor.owner ?? t('nobody') }),
       statusBadges(actor),
