@@ -200,7 +200,8 @@ def resolve_pick_up(world: World, action: Action, dice: DiceSource) -> Resolutio
     if weapon.key not in state.dropped:
         raise refuse("nothing_dropped", "params.weapon")
     useless = useless_hands(state)
-    if (weapon.hand == "both" and useless) or weapon.hand in useless or len(useless) == 2:
+    # a one-handed weapon may go to the other hand (the off hand's +4 is the attack's `off_hand`)
+    if (weapon.hand == "both" and useless) or len(useless) == 2:
         raise refuse("hand_useless", "params.weapon", weapon=weapon.label)
     agility = characteristic(sheet, state, "agilidad")
     check_round(state, agility, 1)

@@ -895,3 +895,22 @@ async def test_browser_scenario_reaches_a_status(tmp_path: Path, aiohttp_server:
         assert 1 <= rounds <= plan["max_rounds"]
         # at short range the first bullet of a burst hits on 8 of 10: a few loops at most
         assert rounds <= 4, rounds
+
+
+async def test_an_incapacitated_arm_drops_its_weapon(table: Table) -> None:
+    # 'un brazo dejaría caer lo que llevase'
+    card = ok(await table.act("agente", "wound", {"location": "brazo_derecho", "level": 3}))
+    assert "Se le cae: Subfusil táctico, Cuchillo de combate" in lines(card)
+    assert table.state("agente")["dropped"] == ["subfusil", "cuchillo"]
+    assert [b["params"] for b in table.actors["agente"]["buttons"] if b["action"] == "pick_up"] == [
+        {"weapon": "subfusil"},
+        {"weapon": "cuchillo"},
+    ]
+    refused(
+        await table.act("agente", "attack", {"weapon": "subfusil"}, ["delincuente"]),
+        "weapon_dropped",
+    )
+    refused(await table.act("agente", "pick_up", {"weapon": "subfusil"}), "hand_useless")
+    picked = ok(await table.act("agente", "pick_up", {"weapon": "cuchillo"}))
+    assert "Recoge Cuchillo de combate" in lines(picked)
+    assert table.state("agente")["dropped"] == ["subfusil"]

@@ -385,7 +385,8 @@ def test_r39_an_arm_drops_what_it_holds() -> None:
     with pytest.raises(RulesError) as error:
         follow(world, res, "parry", [1], weapon="rodela")
     assert error.value.code == "weapon_dropped"
-    refused("hand_useless", world, "pick_up", "espanol", weapon="rodela")
+    _, picked = run(world, "pick_up", "espanol", weapon="rodela")  # with the right hand
+    assert state(picked, "espanol")["dropped"] == []
     refused("nothing_dropped", world, "pick_up", "espanol", weapon="espada")
     # the abdomen: 'el personaje suelta todo lo que llevara'; the agent's SMG is two-handed
     _, world = run(world, "wound", "agente", by_gm=True, location="brazo_derecho", level=3)
