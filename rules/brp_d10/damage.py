@@ -12,14 +12,49 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.brp_d10.sheet import Sheet, Weapon
-from rules.brp_d10.tables import DAMAGE_BONUS_BY_FUERZA, HIT_LOCATION_D10
+from rules.brp_d10.tables import DAMAGE_BONUS_BY_FUERZA, HIT_LOCATION_D10, LOCATIONS
 from rules.brp_d10.wounds import wound_level
 from rules.dice import DiceSource, Die
+from rules.model import RulesError, t
 from rules.rolls import roll_die, roll_expression
 
 
-def damage_bonus(fuerza: int) -> int:
-    return DAMAGE_BONUS_BY_FUERZA[max(1, min(10, fuerza))]
+def hit_location_table(settings: Mapping[str, Any]) -> Mapping[int, str]:
+    """The world's ``hit_locations`` (ten location keys, faces 1-10, comma separated) or the
+    default table (R23)."""
+    raw = str(settings.get("hit_locations", "") or "")
+    if not raw:
+        return HIT_LOCATION_D10
+    names = [part.strip() for part in raw.split(",")]
+    if len(names) != 10 or any(name not in LOCATIONS for name in names):
+        raise RulesError(
+            "bad_table",
+            t("error.bad_table", table="hit_locations", problem="10 locations"),
+            "settings.hit_locations",
+        )
+    return dict(enumerate(names, start=1))
+
+
+def damage_bonus_table(settings: Mapping[str, Any]) -> Mapping[int, int]:
+    """The world's ``damage_bonus`` (ten whole numbers for Fuerza 1-10) or the default (R24)."""
+    raw = str(settings.get("damage_bonus", "") or "")
+    if not raw:
+        return DAMAGE_BONUS_BY_FUERZA
+    try:
+        values = [int(part.strip()) for part in raw.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 10 or any(abs(v) > 20 for v in values):
+        raise RulesError(
+            "bad_table",
+            t("error.bad_table", table="damage_bonus", problem="10 numbers"),
+            "settings.damage_bonus",
+        )
+    return dict(enumerate(values, start=1))
+
+
+def damage_bonus(fuerza: int, settings: Mapping[str, Any] | None = None) -> int:
+    return damage_bonus_table(settings or {})[max(1, min(10, fuerza))]
 
 
 def uses_damage_bonus(weapon: Weapon, settings: Mapping[str, Any]) -> bool:
@@ -67,8 +102,8 @@ def roll_hit(
     location_die = None
     if location is None:
         location_die = roll_die(dice, 10, "location")
-        location = HIT_LOCATION_D10[location_die.first]
-    bonus = damage_bonus(attacker_fuerza) if uses_damage_bonus(weapon, settings) else 0
+        location = hit_location_table(settings)[location_die.first]
+    bonus = damage_bonus(attacker_fuerza, settings) if uses_damage_bonus(weapon, settings) else 0
     if critical:
         damage_dice: tuple[Die, ...] = ()
         rolled = weapon.damage.maximum_without_aces

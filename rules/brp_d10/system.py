@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rules.brp_d10 import actions_checks, actions_combat, actions_damage, actions_health
 from rules.brp_d10.cards import read_actor
@@ -255,6 +255,8 @@ SETTINGS: tuple[Param, ...] = (
     Param("opposed_tie", "choice", default="tie", choices=("tie", "defender")),
     Param("dodge_skill", "str", default="esquivar", max_length=40),
     Param("medicine_skill", "str", default="medicina", max_length=40),
+    Param("hit_locations", "str", default="", max_length=400),
+    Param("damage_bonus", "str", default="", max_length=100),
 )
 
 
@@ -267,6 +269,14 @@ class BrpD10(RuleSystem):
     messages: ClassVar[Mapping[str, Mapping[str, str]]] = MESSAGES
     settings: ClassVar[tuple[Param, ...]] = SETTINGS
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+
+    def validate_settings(self, raw: JsonMap) -> dict[str, Any]:
+        from rules.brp_d10.damage import damage_bonus_table, hit_location_table
+
+        settings = super().validate_settings(raw)
+        hit_location_table(settings)
+        damage_bonus_table(settings)
+        return settings
 
     def validate_sheet(self, raw: JsonMap) -> JsonMap:
         return sheet_to_json(parse_sheet(raw))

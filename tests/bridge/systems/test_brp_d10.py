@@ -914,3 +914,22 @@ async def test_an_incapacitated_arm_drops_its_weapon(table: Table) -> None:
     picked = ok(await table.act("agente", "pick_up", {"weapon": "cuchillo"}))
     assert "Recoge Cuchillo de combate" in lines(picked)
     assert table.state("agente")["dropped"] == ["subfusil"]
+
+
+async def test_world_tables_and_settings_reach_the_cards(
+    tmp_path: Path, aiohttp_server: Any
+) -> None:
+    settings = {"hit_locations": ",".join(["abdomen"] * 10), "wound_step": "half_resistencia"}
+    async for env in make_env(tmp_path, aiohttp_server, "brp_d10", settings=settings):
+        gm = await env.join()
+        assert gm.welcome is not None
+        assert gm.welcome["world"]["settings"]["hit_locations"].startswith("abdomen,")
+        board = Table(env, gm, {a["id"]: a for a in gm.welcome["actors"]})
+        shot = ok(
+            await board.act("guardaespaldas", "attack", {"weapon": "pistola"}, ["frances"], [2])
+        )
+        # location die 1 reads the world's table; 1d8 = 6 is two steps of 3 (half Resistencia 5)
+        ack = await board.press(shot, "damage", [1, 6])
+        card = ok(ack)
+        assert "Localización: abdomen" in lines(card) and card["outcome"]["key"] == "wound_3"
+        assert {"bleeding", "incapacitated", "prone"} <= set(ack["tokens"][0]["added"])

@@ -435,3 +435,27 @@ def test_r40_spare_magazines_when_the_sheet_counts_them() -> None:
     refused("no_spare_magazine", world, "reload", "g", weapon="pistola")
     _, world = run(world, "reload", "g", weapon="pistola", one=True)  # loose rounds by hand
     assert state(world, "g")["ammo"] == {"pistola": 15}
+
+
+def test_r23_r24_tables_overridden_per_world() -> None:
+    world = sample_world(
+        {"hit_locations": ",".join(["cabeza"] * 10), "damage_bonus": "3," * 9 + "3"}
+    )
+    res, world = run(world, "attack", "guardaespaldas", [2], ("espanol",), weapon="pistola")
+    _, world = follow(world, res, "damage", [3, 1])
+    assert wounds(world, "espanol") == [("cabeza", 1)]  # a gun: no damage bonus
+    res, world = run(world, "attack", "espanol", [2], ("frances",), weapon="espada")
+    res, world = follow(world, res, "take", [7, 1])  # 1d8+1 = 2, +3 bonus = 5: serious
+    assert (
+        wounds(world, "frances") == [("cabeza", 2)]
+        and "dead" not in world.actors["frances"].statuses
+    )
+    assert "Modificador al daño por Fuerza: +3" in render(res.cards[0])
+    for bad in (
+        {"hit_locations": "cabeza"},
+        {"damage_bonus": "1,2"},
+        {"damage_bonus": "x," * 9 + "x"},
+    ):
+        with pytest.raises(RulesError) as error:
+            SYSTEM.validate_settings(bad)
+        assert error.value.code == "bad_table"
