@@ -234,7 +234,8 @@ def settle(
     elif result.wounds or result.shaken:
         applied = apply_hit(draft, target, result.wounds, result.shaken, False, dice, settings)
         rolled += applied.dice
-        lines += applied.lines
+        # The result line already says "queda aturdido"; keep the rest (hold lost, Extra out).
+        lines += [line for line in applied.lines if line.label.key != "line.now_shaken"]
     return _card(action, draft, speaker_name, target, lines, rolled, outcome, follow)
 
 

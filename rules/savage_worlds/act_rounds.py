@@ -11,7 +11,7 @@ from rules.savage_worlds.cards import card, refuse
 from rules.savage_worlds.health import bleed_check
 from rules.savage_worlds.initiative import deal, is_joker, new_deck, turn_order, units_for
 from rules.savage_worlds.sheet import Sheet
-from rules.savage_worlds.state import Draft, combat, in_combat
+from rules.savage_worlds.state import COMBAT, Draft, combat, in_combat
 from rules.savage_worlds.tables import BLEEDING_MAX_MINUTES
 from rules.savage_worlds.traits import roll_trait_check, situation_modifiers, trait_die
 
@@ -81,11 +81,11 @@ def new_round(
         order=order,
         joker_dealt=dealt.joker_dealt,
     )
-    draft.set_data("combat", fight)
+    draft.set_data(COMBAT, fight)
     draft.set_data("deck", {"draw": dealt.draw, "discard": dealt.discard})
     lines = [Line(t("line.round", round=fight["round"]))]
     lines += [Line(_unit_name(draft, u, units[u]), card_text(cards[u])) for u in order]
-    lines += [Line(t("line.keeps_hold", unit=_unit_name(draft, u, units[u]))) for u in held]
+    lines += [Line(t("line.keeps_hold", unit=_unit_name(draft, u, units[u]))) for u in kept]
     waiting = [u for u in units if u not in cards]
     lines += [Line(t("line.no_card", unit=_unit_name(draft, u, units[u]))) for u in waiting]
     if dealt.shuffled and deck is not None:
@@ -171,7 +171,7 @@ def resolve_combat_start(
             if not roll.success:
                 no_card.append(actor_id)
     draft.set_data(
-        "combat",
+        COMBAT,
         {
             "active": True,
             "round": 0,
@@ -222,7 +222,7 @@ def resolve_combat_end(
             draft.remove(actor_id, "joker", "on_hold", "overwatch")
             draft.put(actor_id, **TURN_RESET)
     draft.set_data(
-        "combat",
+        COMBAT,
         {
             "active": False,
             "round": 0,

@@ -3,7 +3,7 @@
 Actor state keys: ``wounds`` (0-3), ``bennies``, ``ammo`` and ``magazines`` per
 weapon, ``bipod`` (weapons set on their bipod), ``in_hand``, ``injuries``,
 ``declared``/``used`` actions this turn, ``full_round``, ``moved``, ``readied``,
-``extras_out``. World data keys: ``gm_bennies``, ``deck``, ``combat``,
+``extras_out``. World data keys: ``gm_bennies``, ``deck``, ``sw_combat``,
 ``attacks``, ``pending``, ``xcom``, ``next_id``.
 """
 
@@ -17,6 +17,8 @@ from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, 
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
 OUT = frozenset({"incapacitated", "dead"})
+COMBAT = "sw_combat"
+"""World data key of this system's combat (cards, units, rounds); the shared tracker owns ``combat``."""
 
 
 def initial_state(sheet: Sheet) -> dict[str, Any]:
@@ -130,7 +132,7 @@ def current_pace(sheet: Sheet, state: JsonMap) -> int:
 
 
 def combat(draft: Draft) -> dict[str, Any]:
-    value = draft.data("combat", {})
+    value = draft.data(COMBAT, {})
     return value if isinstance(value, dict) else {}
 
 

@@ -15,7 +15,7 @@ from rules.model import Action, FollowUp, Line, Resolution, World, t
 from rules.savage_worlds.act_attack import resolve_attack
 from rules.savage_worlds.act_rounds import new_round
 from rules.savage_worlds.cards import card, refuse
-from rules.savage_worlds.state import Draft, in_combat, require_active
+from rules.savage_worlds.state import COMBAT, Draft, in_combat, require_active
 from rules.savage_worlds.traits import TraitResult, roll_trait_check, situation_modifiers, trait_die
 
 
@@ -234,7 +234,7 @@ def _contact(
     lines += [Line(t("line.turn_lost", actor=draft.actor(a).name)) for a in lost]
     fighters = [a for a in sorted(world.actors) if draft.sheet(a).side != "civilians"]
     draft.set_data(
-        "combat",
+        COMBAT,
         {
             "active": True,
             "round": 0,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support import scenario
 from support.live import Client, Env, give, make_env, rid
 

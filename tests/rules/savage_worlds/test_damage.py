@@ -233,7 +233,7 @@ def test_bleeding_out_rolls_before_the_cards_are_dealt() -> None:
     keys = [line.label.key for line in resolution.cards[0].sections[0].lines]
     assert keys[0] == "line.bleed_dies" and keys[1] == "line.round"
     world = SYSTEM.apply(world, resolution)
-    assert "barbara" not in world.data["combat"]["cards"]
+    assert "barbara" not in world.data["sw_combat"]["cards"]
 
 
 def test_bleeding_out_out_of_combat_rolls_every_minute_until_settled() -> None:

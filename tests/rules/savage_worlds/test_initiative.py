@@ -99,7 +99,7 @@ FIGHTERS = ("agente", "barbara", "ogro", "terrorista1", "terrorista2")
 
 def test_combat_start_deals_one_card_per_unit_and_stores_the_deck() -> None:
     world, resolution = run(make_world(), "combat_start", "agente", {}, FIGHTERS)
-    fight = world.data["combat"]
+    fight = world.data["sw_combat"]
     assert set(fight["cards"]) == {"agente", "barbara", "ogro", "group:terroristas"}
     deck = world.data["deck"]
     # the agent (Temple) drew two and the barbarian (Rápido) may have redrawn
@@ -121,24 +121,24 @@ def test_joker_gives_plus_two_and_the_deck_is_reshuffled_before_the_next_round()
     world = make_world(data={"deck": _stacked(["JK1", "KS", "QS", "JS", "10S"])})
     world, start = run(world, "combat_start", "agente", {}, ("agente", "ogro"))
     assert "shuffle" not in [c.kind for c in start.cards]
-    assert world.data["combat"]["cards"]["agente"] == "JK1"
+    assert world.data["sw_combat"]["cards"]["agente"] == "JK1"
     assert "joker" in world.actors["agente"].statuses
-    assert world.data["combat"]["joker_dealt"] is True
+    assert world.data["sw_combat"]["joker_dealt"] is True
     world, next_round = run(world, "next_round", "agente", {}, (), SeededDice(3))
     assert [c.kind for c in next_round.cards] == ["next_round", "shuffle"]
     deck = world.data["deck"]
     # the agent (Temple) draws two after the reshuffle and discards the worse one
     assert len(deck["discard"]) == 1 and len(deck["draw"]) == 54 - 3
-    assert world.data["combat"]["round"] == 2
+    assert world.data["sw_combat"]["round"] == 2
 
 
 def test_held_characters_keep_their_card_and_get_no_new_one() -> None:
     world = make_world(data={"deck": _stacked(["KS", "QS", "JS", "10S", "9S", "8S"])})
     world, _ = run(world, "combat_start", "agente", {}, ("agente", "ogro"))
-    agent_card = world.data["combat"]["cards"]["agente"]
+    agent_card = world.data["sw_combat"]["cards"]["agente"]
     world, _ = run(world, "hold", "agente")
     world, _ = run(world, "next_round", "agente")
-    assert world.data["combat"]["cards"]["agente"] == agent_card
+    assert world.data["sw_combat"]["cards"]["agente"] == agent_card
     assert "on_hold" in world.actors["agente"].statuses
 
 
@@ -149,7 +149,7 @@ def test_surprise_ambushers_on_hold_victims_roll_notice_failures_get_no_card() -
     world, start = run(
         world, "combat_start", "ogro", {"surprise": "villains"}, ("agente", "barbara", "ogro"), dice
     )
-    fight = world.data["combat"]
+    fight = world.data["sw_combat"]
     assert "on_hold" in world.actors["ogro"].statuses
     assert set(fight["cards"]) == {"barbara"}
     assert fight["no_card"] == ["agente"]
@@ -159,17 +159,17 @@ def test_surprise_ambushers_on_hold_victims_roll_notice_failures_get_no_card() -
         or "line.surprised" in keys
     )
     world, _ = run(world, "next_round", "ogro")
-    assert "agente" in world.data["combat"]["cards"]
+    assert "agente" in world.data["sw_combat"]["cards"]
 
 
 def test_incapacitated_characters_get_no_card_and_combat_end_clears_statuses() -> None:
     world = with_state(make_world(), "ogro", ["incapacitated"])
     world, _ = run(world, "combat_start", "agente", {}, ("agente", "ogro"))
-    assert set(world.data["combat"]["cards"]) == {"agente"}
+    assert set(world.data["sw_combat"]["cards"]) == {"agente"}
     world, _ = run(world, "hold", "agente")
     world, _ = run(world, "combat_end", "agente")
     assert "on_hold" not in world.actors["agente"].statuses
-    assert world.data["combat"]["active"] is False
+    assert world.data["sw_combat"]["active"] is False
     with pytest.raises(RulesError) as error:
         run(world, "next_round", "agente")
     assert error.value.code == "not_in_combat"
@@ -178,4 +178,4 @@ def test_incapacitated_characters_get_no_card_and_combat_end_clears_statuses() -
 def test_one_card_per_side_setting() -> None:
     world = make_world({"initiative": "per_side"})
     world, _ = run(world, "combat_start", "agente", {}, FIGHTERS)
-    assert set(world.data["combat"]["cards"]) == {"side:heroes", "side:villains"}
+    assert set(world.data["sw_combat"]["cards"]) == {"side:heroes", "side:villains"}

@@ -87,9 +87,9 @@ def test_detection_opposed_stealth_vs_notice_triggers_contact_and_lost_turns() -
     )
     keys = [line.label.key for line in detect.cards[0].sections[0].lines]
     assert "line.contact" in keys and "line.turn_lost" in keys
-    assert world.data["combat"]["active"] is True
+    assert world.data["sw_combat"]["active"] is True
     assert world.data["xcom"]["lost"] == ["barbara"]
-    assert "civil" not in world.data["combat"]["participants"]
+    assert "civil" not in world.data["sw_combat"]["participants"]
     with pytest.raises(RulesError) as error:
         run(world, "xcom_act", "barbara")
     assert error.value.code == "in_combat"
@@ -98,7 +98,7 @@ def test_detection_opposed_stealth_vs_notice_triggers_contact_and_lost_turns() -
 def test_unseen_squad_stays_out_of_combat() -> None:
     world = with_state(_xcom(), "agente", hidden=True)
     world, _detect = run(world, "xcom_detect", "agente", {}, ("agente", "sectoide"), [3, 5, 2])
-    assert "combat" not in world.data
+    assert "sw_combat" not in world.data
     with pytest.raises(RulesError) as error:
         run(world, "xcom_detect", "agente", {}, ("agente", "barbara"))
     assert error.value.code == "detect_needs_both"
@@ -106,7 +106,7 @@ def test_unseen_squad_stays_out_of_combat() -> None:
 
 def test_contact_by_hand_deals_cards() -> None:
     world, _ = run(_xcom(), "xcom_contact", "agente")
-    assert world.data["combat"]["active"] is True
+    assert world.data["sw_combat"]["active"] is True
 
 
 def test_overwatch_single_reaction_shot_without_burst() -> None:
