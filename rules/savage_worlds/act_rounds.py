@@ -268,6 +268,10 @@ def advance_time(
 def _wear_off(draft: Draft, hours: int) -> list[Line]:
     lines = []
     for actor_id in sorted(draft.world.actors):
+        treated = int(draft.get(actor_id, "treated_hours", 0))
+        if treated > 0:
+            # One Healing treatment a day: the count runs down with the hours.
+            draft.put(actor_id, treated_hours=max(0, treated - hours))
         injuries = draft.get(actor_id, "injuries", [])
         if not injuries:
             continue

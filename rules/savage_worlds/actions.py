@@ -102,6 +102,13 @@ ACTIONS: Mapping[str, ActionSpec] = {
         _spec("bipod", "roll", WEAPON),
         _spec("stabilise", "heal", low=1, high=1),
         _spec(
+            "treat",
+            "heal",
+            Param("modifier", "int", t("param.modifier"), default=0, minimum=-20, maximum=20),
+            low=1,
+            high=1,
+        ),
+        _spec(
             "gm_heal",
             "heal",
             Param("wounds", "int", t("param.wounds"), default=1, minimum=0, maximum=3),

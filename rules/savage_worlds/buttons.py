@@ -119,6 +119,7 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
         Button(t("action.free"), "roll", "free", {}, turn, _params("free", "what")),
         Button(t("action.overwatch"), "roll", "overwatch", {}, turn),
         Button(t("action.stabilise"), "heal", "stabilise", {}, t("group.health"), (), 1, 1),
+        Button(t("action.treat"), "heal", "treat", {}, t("group.health"), (), 1, 1),
     ]
     gm = t("group.gm")
     out += [

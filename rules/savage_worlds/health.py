@@ -24,6 +24,7 @@ from rules.savage_worlds.tables import (
     RAISE,
     TEMPORARY_INJURY_HOURS,
     injury_from,
+    parse_injury_table,
 )
 from rules.savage_worlds.traits import (
     Modifier,
@@ -172,10 +173,19 @@ def apply_hit(
     return out
 
 
-def roll_injury(dice: DiceSource) -> tuple[str, list[Die]]:
+def injury_table(settings: Mapping[str, Any]) -> tuple[tuple[int, int, str], ...]:
+    """The world's ``injury_table`` setting when given (validated with the settings), else the
+    default."""
+    text = str(settings.get("injury_table", "") or "")
+    return (parse_injury_table(text) if text else None) or INJURY_TABLE
+
+
+def roll_injury(
+    dice: DiceSource, table: tuple[tuple[int, int, str], ...] = INJURY_TABLE
+) -> tuple[str, list[Die]]:
     first = roll_die(dice, 6, "injury")
     second = roll_die(dice, 6, "injury")
-    key = injury_from(INJURY_TABLE, first.total + second.total)
+    key = injury_from(table, first.total + second.total)
     rolled = [first, second]
     if key in INJURY_DETAIL:
         detail = roll_die(dice, 6, "injury_detail")
@@ -208,7 +218,7 @@ def incapacitate(
         draft.remove(actor_id, "bleeding")
         out.lines.append(Line(t("line.dies", actor=name)))
         return
-    key, rolled = roll_injury(dice)
+    key, rolled = roll_injury(dice, injury_table(settings))
     out.dice.extend(rolled)
     if not roll.success:
         lasting, extra = "permanent", None

@@ -25,6 +25,7 @@ from rules.savage_worlds import (
     act_attack,
     act_damage,
     act_gear,
+    act_heal,
     act_rounds,
     act_soak,
     act_turn,
@@ -36,6 +37,7 @@ from rules.savage_worlds.messages import MESSAGES
 from rules.savage_worlds.samples import sample_actors
 from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
+from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
 from rules.system import ActionSpec, Button, RuleSystem
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
@@ -59,6 +61,7 @@ HANDLERS: Mapping[str, Handler] = {
     "bipod": act_gear.resolve_bipod,
     "stabilise": act_gear.resolve_stabilise,
     "gm_heal": act_gear.resolve_gm_heal,
+    "treat": act_heal.resolve_treat,
     "combat_start": act_rounds.resolve_combat_start,
     "next_round": act_rounds.resolve_next_round,
     "combat_end": act_rounds.resolve_combat_end,
@@ -95,6 +98,8 @@ SETTINGS: tuple[Param, ...] = (
     Param("track_actions", "bool", t("setting.track_actions"), default=True),
     Param("auto_apply", "bool", t("setting.auto_apply"), default=True),
     Param("extras_soak", "bool", t("setting.extras_soak"), default=False),
+    Param("healing_rolls", "bool", t("setting.healing_rolls"), default=True),
+    Param("injury_table", "str", t("setting.injury_table"), default="", max_length=200),
 )
 
 
@@ -104,6 +109,17 @@ class SavageWorlds(RuleSystem):
     messages: ClassVar[Mapping[str, Mapping[str, str]]] = MESSAGES
     settings: ClassVar[tuple[Param, ...]] = SETTINGS
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+
+    def validate_settings(self, raw: JsonMap) -> dict[str, Any]:
+        settings = super().validate_settings(raw)
+        table = str(settings.get("injury_table", "") or "")
+        if table and parse_injury_table(table) is None:
+            raise RulesError(
+                "invalid_param",
+                t("error.injury_table", keys=", ".join(INJURY_KEYS)),
+                "settings.injury_table",
+            )
+        return settings
 
     # -- sheets -----------------------------------------------------------------
     def validate_sheet(self, raw: JsonMap) -> JsonMap:

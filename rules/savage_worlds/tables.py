@@ -97,6 +97,8 @@ DEATH_AT_MOST = 1
 """'Total de 1 o inferior: El personaje muere'."""
 TEMPORARY_INJURY_HOURS = 24
 """'Aumento: los efectos desaparecerán a las 24 horas o cuando se curen todas las heridas'."""
+TREATMENT_HOURS = 24
+"""Ruling (core rules, not the seed): one Healing treatment per patient a day."""
 BLEEDING_MAX_MINUTES = 600
 """How many minute checks one time advance runs before stopping (a guard, not a rule)."""
 
@@ -111,8 +113,8 @@ INJURY_TABLE: tuple[tuple[int, int, str], ...] = (
 
 Default (provenance: the Savage Worlds Adventure Edition Injury Table, 2d6, facts
 only): 2 unmentionables, 3-4 arm, 5-9 guts, 10 leg, 11-12 head; guts and head
-roll a d6 for the detail below. A world may replace it (``injury_table`` in
-world data, same shape).
+roll a d6 for the detail below. A world replaces it with the setting
+``injury_table`` (see :func:`parse_injury_table`).
 """
 
 INJURY_DETAIL: Mapping[str, tuple[tuple[int, int, str], ...]] = {
@@ -127,6 +129,40 @@ INJURY_ATTRIBUTE: Mapping[str, str] = {
     "head_brain": "astucia",
 }
 """Injuries that lower an attribute one die step (minimum d4) while they last."""
+
+
+INJURY_KEYS: tuple[str, ...] = (
+    "unmentionables",
+    "arm",
+    "guts",
+    "leg",
+    "head",
+    *(key for rows in INJURY_DETAIL.values() for _, _, key in rows),
+)
+"""What a world's own table may name (each has its label; guts/head roll their detail)."""
+
+
+def parse_injury_table(text: str) -> tuple[tuple[int, int, str], ...] | None:
+    """A world's Injury Table: ``"2:unmentionables;3-4:arm;5-9:guts;10:leg;11-12:head"``.
+
+    Every total of 2d6 (2-12) once, each entry a known key. None when malformed.
+    """
+    rows: list[tuple[int, int, str]] = []
+    for part in text.split(";"):
+        span, sep, key = part.strip().partition(":")
+        low_text, dash, high_text = span.strip().partition("-")
+        try:
+            low = int(low_text)
+            high = int(high_text) if dash else low
+        except ValueError:
+            return None
+        if not sep or key.strip() not in INJURY_KEYS or low > high:
+            return None
+        rows.append((low, high, key.strip()))
+    covered = sorted(v for low, high, _ in rows for v in range(low, high + 1))
+    if covered != list(range(2, 13)):
+        return None
+    return tuple(sorted(rows))
 
 
 def injury_from(table: tuple[tuple[int, int, str], ...], value: int) -> str:

@@ -691,3 +691,26 @@ async def test_xcom_end_of_turn_spotted_civilian_attack_chain(
             await act(gm, "gm_action", None, "xcom_end_turn", {}, ["civil", "sectoide"])
         )
         assert "Civiles salvados: 0; civiles muertos: 1" in lines(tally)
+
+
+async def test_treating_wounds_with_healing_once_a_day(sw: Env) -> None:
+    """Core rule added as a setting (`healing_rolls`): a Healing roll heals a wound per success
+    and raise, the patient's wounds count against it, and a patient is treated once a day."""
+    gm = await table(sw, agente="ana")
+    ana = await sw.join("player", "ana")
+    hurt = only_card(await act(gm, "damage_apply", "barbara", "hurt", {"damage": 12}))
+    await press(gm, hurt, follow_of(hurt, "apply"))  # one wound (12 against 8)
+    sw.dice.script(1, 2)  # Healing d4 1, wild 2; the patient's wound -1: 1, a failure
+    failed = only_card(await act(ana, "heal", "agente", "treat", {}, ["barbara"]))
+    assert failed["title"] == "Agente Vega trata las heridas de Brunhilda la Bárbara"
+    assert failed["outcome"]["key"] == "failure"
+    assert "Heridas del paciente: -1" in lines(failed)
+    again = await act(ana, "heal", "agente", "treat", {}, ["barbara"])
+    assert refused(again) == "already_treated" and again["error"]["field"] == "targets.0"
+    await gm.call("time_advance", {"id": rid(), "unit": "day", "count": 1})
+    sw.dice.script(3, 5)  # wild 5 - 1 = 4: a success, one wound healed
+    ack = await act(ana, "heal", "agente", "treat", {}, ["barbara"])
+    assert lines(only_card(ack))[-1] == "Brunhilda la Bárbara cura 1 herida(s); le quedan 0"
+    barbara = token(ack, "barbara")
+    assert "wounded" in barbara["removed"] and barbara["numbers"]["wounds"] == 0
+    assert refused(await act(ana, "heal", "agente", "treat", {}, ["barbara"])) == "no_wounds"
