@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
-import { python, REPO, startTable } from '../test-helpers/server.mjs';
+import { createWorld, makeDataDir, python, REPO, startServer, startTable } from '../test-helpers/server.mjs';
+import { rm } from 'node:fs/promises';
 
 const run = promisify(execFile);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -225,3 +226,112 @@ async function follow(page, step, where) {
   if (!ack.ok && (await form.count())) await form.locator('button:not([type="submit"])').click();
   return ack;
 }
+
+/** The systems the Python side registers. */
+async function registeredSystems() {
+  const { stdout } = await run(
+    python(),
+    ['-c', 'import json; from rules.registry import default_registry; print(json.dumps(sorted(default_registry().systems)))'],
+    { cwd: REPO },
+  );
+  return JSON.parse(stdout);
+}
+
+describe("every system's demo sheets and ask forms in the table page", () => {
+  let browser;
+  let server;
+  let data;
+  const worlds = {};
+
+  before(async () => {
+    assert.ok(existsSync(CHROMIUM), `No Chromium at ${CHROMIUM}.`);
+    await run('npm', ['run', '--silent', 'build'], { cwd: join(REPO, 'js-shim') });
+    data = await makeDataDir();
+    for (const system of await registeredSystems()) worlds[system] = await createWorld(data, { system, name: `Demo ${system}` });
+    server = await startServer(data, { diceSeed: DICE_SEED });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop('SIGKILL');
+    if (data) await rm(data, { recursive: true, force: true });
+  });
+
+  test('each actor sheet renders as text, each button opens a form with a field per ask param', async (t) => {
+    const problems = [];
+    for (const [system, world] of Object.entries(worlds)) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const errors = [];
+      const page = await context.newPage();
+      page.on('pageerror', (error) => errors.push(error.message));
+      const query = new URLSearchParams({ token: world.gm_token, user: 'gm', name: 'GM', locale: 'es' });
+      await page.goto(`${server.url}/?${query}`);
+      await page.waitForSelector('body[data-connection="connected"]');
+      const actors = await page.evaluate(() => [...window.vttTable.state.actors.values()]);
+      let forms = 0;
+      const kinds = new Set();
+      const seenShapes = new Set();
+      await page.evaluate(recordRequests);
+      for (const actor of actors) {
+        await page.click(`.token[data-actor="${actor.id}"]`);
+        await page.waitForSelector(`#sheet .sheet-head[data-actor="${actor.id}"]`);
+        const text = await page.textContent('#sheet .sheet-details');
+        if (/\[object |undefined|NaN/.test(text)) problems.push(`${system}/${actor.id}: the sheet shows "${text.match(/\[object \w+\]|undefined|NaN/)[0]}"`);
+        assert.equal(await page.locator('#sheet .sheet-button').count(), actor.buttons.length, `${system}/${actor.id}: one sheet button per button (GM)`);
+        for (const [i, button] of actor.buttons.entries()) {
+          // Buttons that send at once are not pressed here; one form per shape of form is enough.
+          const shape = JSON.stringify([button.action, button.ask.map((p) => [p.name, p.kind, p.choices]), button.min_targets, button.max_targets]);
+          if ((button.ask.length === 0 && button.max_targets === 0) || seenShapes.has(shape)) continue;
+          seenShapes.add(shape);
+          const where = `${system}/${actor.id}/${button.action} ${JSON.stringify(button.params)}`;
+          await page.locator('#sheet .sheet-button').nth(i).click();
+          const form = page.locator('#sheet form.ask');
+          forms += 1;
+          for (const param of button.ask) {
+            kinds.add(param.kind);
+            const field = form.locator(`[data-param="${param.name}"]`);
+            if ((await field.count()) !== 1) {
+              problems.push(`${where}: no field for ${param.name}`);
+              continue;
+            }
+            const shape = await field.evaluate((node) => `${node.tagName.toLowerCase()}:${node.type}`);
+            const want = { int: 'input:number', str: 'input:text', bool: 'input:checkbox', choice: 'select:select-one' }[param.kind];
+            if (shape !== want) problems.push(`${where}: ${param.name} (${param.kind}) is a ${shape}`);
+            if (param.kind === 'choice') {
+              const values = await field.evaluate((node) => [...node.options].map((o) => o.value).filter(Boolean));
+              if (JSON.stringify(values) !== JSON.stringify(param.choices)) problems.push(`${where}: ${param.name} offers ${values}`);
+            }
+          }
+          const boxes = await form.locator('input[data-target]').count();
+          if (button.max_targets > 0 && boxes !== actors.length) problems.push(`${where}: ${boxes} targets offered of ${actors.length}`);
+          if (button.max_targets === 0 && boxes !== 0) problems.push(`${where}: targets offered for a button that takes none`);
+          if (button.min_targets > 0) {
+            // Too few targets: the form says so and sends nothing.
+            for (const param of button.ask.filter((p) => p.required && p.kind === 'int')) {
+              await form.locator(`[data-param="${param.name}"]`).fill(String(Math.max(param.minimum, 1)));
+            }
+            await form.locator('button[type="submit"]').click();
+            const said = await form.locator('.ask-problem').textContent();
+            if (!said.includes(String(button.min_targets))) problems.push(`${where}: no complaint about too few targets`);
+            await page.waitForTimeout(50);
+            if (await page.evaluate(() => window.__acks.length)) problems.push(`${where}: sent with too few targets`);
+          }
+          await form.locator('button:not([type="submit"])').click();
+        }
+      }
+      await page.click(`.token[data-actor="${actors[0].id}"]`);
+      await page.waitForSelector(`#sheet .sheet-head[data-actor="${actors[0].id}"]`);
+      await page.screenshot({ path: `/tmp/sheet-${system}.png` });
+      await page.locator('#sheet .sheet-details').first().screenshot({ path: `/tmp/sheet-${system}-data.png` });
+      t.diagnostic(`${system}: ${actors.length} actors, ${forms} ask forms, param kinds ${[...kinds].sort().join(', ')}`);
+      if (errors.length) problems.push(`${system}: page errors ${errors.join('; ')}`);
+      await context.close();
+    }
+    assert.deepEqual(problems, []);
+  });
+});

@@ -18,30 +18,74 @@ function scalar(value) {
   return String(value);
 }
 
-/** One object as rows; nested objects become titled blocks (with their `label` if they have one). */
+const NAME_KEYS = ['label', 'name'];
+
+const isScalar = (value) => !isPlain(value);
+const isScalarList = (value) => Array.isArray(value) && value.every(isScalar);
+/** A record whose values are all scalars or lists of scalars (a skill, a weapon). */
+const isFlatRecord = (value) =>
+  isPlain(value) && !Array.isArray(value) && Object.values(value).every((v) => isScalar(v) || isScalarList(v));
+
+function cell(value) {
+  if (isScalarList(value)) return value.map(scalar).join(', ');
+  if (value === false || value === null || value === undefined || value === '') return '';
+  return scalar(value);
+}
+
+function entriesOf(data) {
+  return Array.isArray(data) ? data.map((v, i) => [String(i + 1), v]) : Object.entries(data);
+}
+
+/** A collection of flat records (skills, weapons; an object or a list) as one table. */
+function recordTable(title, data) {
+  const rows = entriesOf(data);
+  const nameOf = (key, record) => NAME_KEYS.map((k) => record[k]).find((v) => typeof v === 'string' && v) ?? humanize(key);
+  const columns = [];
+  for (const [, record] of rows) {
+    for (const key of Object.keys(record)) {
+      if (NAME_KEYS.includes(key) || (key === 'id' && Array.isArray(data)) || columns.includes(key)) continue;
+      columns.push(key);
+    }
+  }
+  // Columns that say nothing for every row (false, null, empty) are left out.
+  const shown = columns.filter((key) => rows.some(([, record]) => cell(record[key]) !== ''));
+  const table = el('table', { class: 'sheet-table' }, [
+    el('thead', {}, el('tr', {}, [el('th', { text: '' }), ...shown.map((key) => el('th', { text: humanize(key) }))])),
+    el(
+      'tbody',
+      {},
+      rows.map(([key, record]) =>
+        el('tr', {}, [el('th', { scope: 'row', text: nameOf(key, record) }), ...shown.map((k) => el('td', { text: cell(record[k]) }))]),
+      ),
+    ),
+  ]);
+  return el('section', { class: 'sheet-block sheet-block--table' }, [el('h4', { text: title }), el('div', { class: 'sheet-table-wrap' }, table)]);
+}
+
+/**
+ * One object as rows of scalars, then its nested parts: collections of flat
+ * records (skills, weapons) as tables, lists of scalars inline, other objects
+ * as titled blocks (titled by their `label` or `name` when they have one).
+ */
 function dataBlock(data, depth = 0) {
   const rows = el('dl', { class: 'sheet-rows' });
   const blocks = [];
-  const entries = Array.isArray(data) ? data.map((v, i) => [String(i + 1), v]) : Object.entries(data);
-  for (const [key, value] of entries) {
-    if (!isPlain(value)) {
-      rows.append(el('dt', { text: humanize(key) }), el('dd', { text: scalar(value) }));
+  for (const [key, value] of entriesOf(data)) {
+    if (isScalar(value) || isScalarList(value)) {
+      if (isScalarList(value) && !value.length) continue;
+      rows.append(el('dt', { text: humanize(key) }), el('dd', { text: isScalarList(value) ? cell(value) || '—' : scalar(value) }));
       continue;
     }
-    const { label, ...rest } = Array.isArray(value) ? { label: undefined, ...value } : value;
-    const simple = Object.values(rest).every((v) => !isPlain(v));
-    if (typeof label === 'string' && simple && 'value' in rest) {
-      // e.g. skills: {label, value, attribute...} shows as "Label  value"
-      const extra = Object.entries(rest).filter(([k, v]) => k !== 'value' && v !== false && v !== null && v !== '');
-      rows.append(
-        el('dt', { text: label }),
-        el('dd', {}, [scalar(rest.value), extra.length ? el('small', { text: ` (${extra.map(([, v]) => scalar(v)).join(', ')})` }) : null]),
-      );
+    const inner = entriesOf(value);
+    if (!inner.length) continue;
+    if (inner.every(([, v]) => isFlatRecord(v))) {
+      blocks.push(recordTable(humanize(key), value));
       continue;
     }
-    if (!Object.keys(value).length) continue;
-    const title = typeof label === 'string' ? label : humanize(key);
-    const body = depth < 3 ? dataBlock(typeof label === 'string' ? rest : value, depth + 1) : el('pre', { text: JSON.stringify(value, null, 1) });
+    const label = Array.isArray(value) ? undefined : NAME_KEYS.map((k) => value[k]).find((v) => typeof v === 'string');
+    const title = label ?? humanize(key);
+    const rest = label === undefined ? value : Object.fromEntries(Object.entries(value).filter(([k]) => !NAME_KEYS.includes(k)));
+    const body = depth < 3 ? dataBlock(rest, depth + 1) : el('pre', { text: JSON.stringify(rest, null, 1) });
     blocks.push(el('section', { class: `sheet-block sheet-block--d${depth}` }, [el('h4', { text: title }), body]));
   }
   return el('div', { class: 'sheet-data' }, [rows.childElementCount ? rows : null, ...blocks]);
