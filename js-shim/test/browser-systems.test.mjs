@@ -18,7 +18,8 @@ import { rm } from 'node:fs/promises';
 
 const run = promisify(execFile);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const SCENARIOS = join(REPO, 'js-shim', 'test', 'scenarios');
+// VTT_SCENARIOS: another scenario dir (to try a scenario before it lands in test/scenarios).
+const SCENARIOS = process.env.VTT_SCENARIOS || join(REPO, 'js-shim', 'test', 'scenarios');
 const DICE_SEED = 7;
 
 const files = existsSync(SCENARIOS) ? readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')).sort() : [];

@@ -27,7 +27,9 @@ export function tokenKey(token) {
 }
 
 const worldKey = (token) => `${PREFIX}.world.${tokenKey(token)}`;
-const seqKey = (world, user) => `${PREFIX}.seq.${world}.${user}`;
+// Per world and user, and per token too: the same user id joining as GM and as a
+// player must not see the GM's stored cards.
+const seqKey = (world, user, token) => `${PREFIX}.seq.${world}.${user}.${tokenKey(token)}`;
 
 /** `{world, lastSeq, cards}` stored for this token and user, or null. */
 export function loadResume(token, user) {
@@ -36,7 +38,7 @@ export function loadResume(token, user) {
   try {
     const world = store.getItem(worldKey(token));
     if (!world) return null;
-    const saved = JSON.parse(store.getItem(seqKey(world, user)) ?? 'null');
+    const saved = JSON.parse(store.getItem(seqKey(world, user, token)) ?? 'null');
     if (!saved || !Number.isSafeInteger(saved.lastSeq) || saved.lastSeq < 0 || !Array.isArray(saved.cards)) return null;
     return { world, lastSeq: saved.lastSeq, cards: saved.cards };
   } catch {
@@ -48,7 +50,7 @@ export function loadResume(token, user) {
 export function saveResume(token, user, world, { lastSeq, cards }) {
   const store = storage();
   if (!store || !world || !Number.isSafeInteger(lastSeq)) return false;
-  const key = seqKey(world, user);
+  const key = seqKey(world, user, token);
   try {
     store.setItem(worldKey(token), world);
     let keep = cards.slice(-MAX_CARDS);
@@ -76,7 +78,7 @@ export function forgetResume(token, user) {
   if (!store) return;
   try {
     const world = store.getItem(worldKey(token));
-    if (world) store.removeItem(seqKey(world, user));
+    if (world) store.removeItem(seqKey(world, user, token));
     store.removeItem(worldKey(token));
   } catch {
     /* nothing to do */
