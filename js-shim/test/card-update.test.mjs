@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createSeqTracker } from '../src/core/index.js';
 import { connect, until } from '../test-helpers/clients.mjs';
 import { startTable } from '../test-helpers/server.mjs';
 
@@ -79,5 +80,27 @@ describe('card_update pushes', () => {
     // The same push delivered twice on the wire is handed over once.
     late.client.socket.listeners('card_update').forEach((fn) => fn(late.seen.card_update[0]));
     assert.equal(late.seen.card_update.length, 1);
+  });
+});
+
+describe('the seq tracker with a backlog', () => {
+  test('replayed pushes complete their seqs; a live push completes the welcome', () => {
+    const seqs = createSeqTracker(0); // lastSeq 0: the whole history
+    seqs.welcome(5, true);
+    assert.equal(seqs.highest(), 5);
+    for (const seq of [1, 3, 5]) assert.equal(seqs.accept('card', { seq, card_id: `${seq}.0` }), true);
+    assert.equal(seqs.accept('card_update', { seq: 5, card_id: '1.0', used: ['damage.0'] }), true);
+    assert.equal(seqs.accept('card_update', { seq: 5, card_id: '1.0', used: ['damage.0'] }), false);
+    assert.equal(seqs.resumeFrom(), 3, 'seq 5 may still have pushes to come');
+    assert.equal(seqs.accept('status', { seq: 7, actor: 'bruno' }), true);
+    assert.equal(seqs.resumeFrom(), 5, 'a live push: the backlog (up to the welcome) is over');
+    assert.equal(seqs.accept('card', { seq: 5, card_id: '5.0' }), false);
+  });
+
+  test('a live push right after a welcome with no backlog to replay completes the welcome', () => {
+    const seqs = createSeqTracker(4);
+    seqs.welcome(6, true); // seqs 5 and 6 had nothing for us (GM-only cards)
+    assert.equal(seqs.accept('card', { seq: 7, card_id: '7.0' }), true);
+    assert.equal(seqs.resumeFrom(), 6);
   });
 });
