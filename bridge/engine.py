@@ -57,6 +57,7 @@ class Accepted:
     pushes: list[dict[str, Any]]
     undo: dict[str, Any] | None
     used_follow_ups: tuple[tuple[str, str], ...] = ()
+    released_follow_ups: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,11 @@ def _card_action(
     follow = next((f for f in card["actions"] if f["id"] == request.action), None)
     if follow is None:
         return Rejected("unknown_follow_up", "action")
-    if follow["once"] and (request.card, follow["id"]) in used:
+    group = follow.get("group")
+    siblings = [f["id"] for f in card["actions"] if group and f.get("group") == group]
+    if (follow["once"] and (request.card, follow["id"]) in used) or any(
+        (request.card, sibling) in used for sibling in siblings
+    ):
         return Rejected("follow_up_used", "action")
     if session.role != "gm":
         allowed = follow["allowed"]
@@ -273,11 +278,15 @@ def _card_action(
         user=session.user,
     )
     new_world, resolution = _resolve(system, world, session, action, dice)
-    marks = ((request.card, follow["id"]),) if follow["once"] else ()
+    ids = [follow["id"]] if follow["once"] else []
+    ids += [sibling for sibling in siblings if sibling not in ids]
+    marks = tuple((request.card, follow_id) for follow_id in ids)
     accepted = _accepted(system, world, new_world, resolution.cards)
-    used_pushes = [
-        {"type": "card_update", "card_id": card_id, "used": [action]} for card_id, action in marks
-    ]
+    used_pushes = (
+        [{"type": "card_update", "card_id": request.card, "used": ids, "released": []}]
+        if ids
+        else []
+    )
     return replace(accepted, pushes=accepted.pushes + used_pushes, used_follow_ups=marks)
 
 
@@ -340,7 +349,23 @@ def _undo(system: RuleSystem, world: World, referenced: EventRow | None) -> Resu
         )
     if "data_before" in referenced.undo:
         restored = replace(restored, data=referenced.undo["data_before"])
-    return _accepted(system, world, restored, ())
+    accepted = _accepted(system, world, restored, ())
+    released = tuple(
+        (str(push["card_id"]), str(action))
+        for push in referenced.pushes
+        if push.get("type") == "card_update"
+        for action in push.get("used", [])
+    )
+    pushes = [
+        {
+            "type": "card_update",
+            "card_id": card_id,
+            "used": [],
+            "released": [a for c, a in released if c == card_id],
+        }
+        for card_id in dict.fromkeys(c for c, _ in released)
+    ]
+    return replace(accepted, pushes=accepted.pushes + pushes, released_follow_ups=released)
 
 
 def _accepted(system: RuleSystem, old: World, new: World, cards: tuple[Any, ...]) -> Accepted:

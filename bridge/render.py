@@ -288,6 +288,7 @@ class Renderer:
                     "world": world.id,
                     "card_id": push["card_id"],
                     "used": push["used"],
+                    "released": push.get("released", []),
                 }
                 out.append(("card_update", body))
         return out

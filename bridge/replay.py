@@ -228,6 +228,7 @@ def replay(
                 if push.get("type") == "actor_update" and "actor" in push:
                     world = world.with_actor(actor_from_json(push["actor"]))
         used.update(outcome.used_follow_ups)
+        used.difference_update(outcome.released_follow_ups)
         produced[seq] = EventRow(
             "replay",
             seq,

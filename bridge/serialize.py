@@ -74,6 +74,7 @@ def follow_up_to_json(follow: FollowUp) -> dict[str, Any]:
         "allowed": follow.allowed,
         "once": follow.once,
         "ask": [param_to_json(p) for p in follow.ask if isinstance(p, Param)],
+        "group": follow.group,
     }
 
 

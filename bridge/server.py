@@ -249,6 +249,9 @@ class Bridge:
                         ):
                             await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
                     after = rows[-1].seq
+            await self.sio.emit(
+                "synced", {"seq": runtime.seq, "world": world.id}, to=sid, namespace=NAMESPACE
+            )
             await self.sio.enter_room(sid, self._room(world.id, session), namespace=NAMESPACE)
             runtime.members[(session.role, session.locale)] += 1
             conn.welcomed.set()
@@ -383,6 +386,7 @@ class Bridge:
             undo=result.undo,
             created_at=now(),
             used_follow_ups=result.used_follow_ups,
+            released_follow_ups=result.released_follow_ups,
         )
         try:
             await self.store.run(

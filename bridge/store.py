@@ -114,6 +114,7 @@ class NewEvent:
     undo: dict[str, Any] | None
     created_at: str
     used_follow_ups: tuple[tuple[str, str], ...] = ()
+    released_follow_ups: tuple[tuple[str, str], ...] = ()
 
 
 def _dumps(value: Any) -> str:
@@ -323,6 +324,10 @@ class SQLiteStore:
                     "INSERT INTO used_follow_ups (world_id, card_id, action, seq)"
                     " VALUES (?, ?, ?, ?)",
                     [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
+                )
+                self._db.executemany(
+                    "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
+                    [(world_id, card, action) for card, action in event.released_follow_ups],
                 )
                 self._db.execute("COMMIT")
             except BaseException as exc:

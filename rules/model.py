@@ -171,6 +171,9 @@ class FollowUp:
     once: bool = True
     ask: tuple[Any, ...] = ()
     """Parameters (``rules.params.Param``) the presser chooses; they override ``params``."""
+    group: str | None = None
+    """Buttons of one card sharing a group exclude each other: pressing one uses them all
+    (parry, dodge or take the blow)."""
 
 
 Visibility = Literal["public", "gm"]

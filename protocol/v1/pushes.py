@@ -135,13 +135,22 @@ class ActorUpdate(Model):
     removed: str | None = None
 
 
+class Synced(Model):
+    """After ``welcome`` and the replayed pushes: everything up to ``seq`` has been sent."""
+
+    seq: int
+    world: str
+
+
 class CardUpdate(Model):
-    """Buttons of an earlier card were used (``used`` lists their ids): disable them."""
+    """Buttons of an earlier card were used (``used``: disable them) or, after an undo,
+    are free again (``released``: enable them)."""
 
     seq: int
     world: str
     card_id: str
     used: list[str]
+    released: list[str] = []
 
 
 class OrderActor(Model):

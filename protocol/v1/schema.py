@@ -33,6 +33,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "token_status": pushes.TokenStatus,
     "actor_update": pushes.ActorUpdate,
     "card_update": pushes.CardUpdate,
+    "synced": pushes.Synced,
     "combat_state": pushes.CombatState,
     "combat_start_request": requests.CombatStartRequest,
     "combat_request": requests.CombatRequest,

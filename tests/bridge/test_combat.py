@@ -165,3 +165,24 @@ async def test_hidden_names_and_errors(tiny: Env) -> None:
     assert none["error"]["code"] == "no_combat"
     ghost = await gm.call("combat_start", {"id": rid(), "actors": ["ghost"]})
     assert ghost["error"]["code"] == "unknown_actor"
+
+
+async def test_exclusive_buttons_and_undo_releases_them(tiny: Env) -> None:
+    gm = await tiny.join()
+    hit = await gm.call(
+        "attack", {"id": rid(), "actor": "ana", "action": "hit", "targets": ["beto"]}
+    )
+    card = hit["cards"][0]
+    assert [a["id"] for a in card["actions"]] == ["parry", "take"]
+    parry = await gm.call("card_action", {"id": rid(), "card": card["card_id"], "action": "parry"})
+    assert parry["ok"]
+    update = await gm.next_push("card_update")
+    assert (update["used"], update["released"]) == (["parry", "take"], [])
+    take = await gm.call("card_action", {"id": rid(), "card": card["card_id"], "action": "take"})
+    assert take["error"]["code"] == "follow_up_used"
+    undo = await gm.call("undo", {"id": rid(), "seq": parry["seq"]})
+    assert undo["ok"]
+    update = await gm.next_push("card_update")
+    assert (update["used"], update["released"]) == ([], ["parry", "take"])
+    again = await gm.call("card_action", {"id": rid(), "card": card["card_id"], "action": "take"})
+    assert again["ok"], again

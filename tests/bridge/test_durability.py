@@ -75,3 +75,16 @@ async def test_sigterm_mid_load_drains_cleanly(tmp_path: Path) -> None:
     listed = cli("world", "list", "--data", str(tmp_path))
     assert listed["seq"] >= max(acked), "an acknowledged event was lost"
     assert acked == list(range(1, len(acked) + 1))
+
+
+async def test_restart_in_process_keeps_the_world(env: object) -> None:
+    from support.live import Env
+
+    assert isinstance(env, Env)
+    gm = await env.join()
+    ack = await gm.call("status_set", {"id": rid(), "actor": "bruno", "add": ["prone"]})
+    await env.restart()
+    back = await env.join(last_seq=0)
+    assert back.welcome is not None and back.welcome["seq"] == ack["seq"]
+    bruno = next(a for a in back.welcome["actors"] if a["id"] == "bruno")
+    assert bruno["statuses"] == ["prone"]

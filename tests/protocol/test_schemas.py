@@ -17,5 +17,5 @@ def test_readme_lists_every_event() -> None:
     readme = (Path(SCHEMA_DIR).parent / "README.md").read_text("utf-8")
     for event in REQUEST_MODELS:
         assert f"`{event}`" in readme, f"protocol/v1/README.md does not document {event}"
-    for push in ("welcome", "chat_card", "token_status", "actor_update", "card_update"):
+    for push in ("welcome", "chat_card", "token_status", "actor_update", "card_update", "synced"):
         assert f"`{push}`" in readme

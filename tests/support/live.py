@@ -141,10 +141,31 @@ class Env:
         self.clients.append(client)
         return client
 
+    server: Any = None
+    registry: Any = None
+    factory: Any = None
+
     def seq(self) -> int:
         row = self.store.load_world(self.world.world_id)
         assert row is not None
         return row.seq
+
+    async def restart(self) -> None:
+        """Stop the server (its clients drop) and start a new one on the same database.
+
+        Everything in memory is gone; the new server loads the world from the store.
+        Join again afterwards (with ``last_seq`` to get the missed pushes)."""
+        for client in self.clients:
+            if client.sio.connected:
+                await client.close()
+        self.clients.clear()
+        path = self.store.path
+        await self.server.close()
+        self.store = SQLiteStore(path)
+        app = create_app(AsyncStore(self.store), self.registry, dice_factory=self.dice.next)
+        self.server = await self.factory(app, host="127.0.0.1")
+        self.app = app
+        self.url = str(self.server.make_url("/"))
 
 
 async def give(gm: Client, actor_id: str, owner: str, welcome: dict[str, Any]) -> None:
@@ -194,6 +215,7 @@ async def make_env(
     app = create_app(AsyncStore(store), registry, dice_factory=dice.next)
     server = await aiohttp_server(app, host="127.0.0.1")
     env = Env(str(server.make_url("/")), created, dice, store, app)
+    env.server, env.registry, env.factory = server, registry, aiohttp_server
     try:
         yield env
     finally:

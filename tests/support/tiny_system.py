@@ -17,6 +17,7 @@ from rules.model import (
     Actor,
     ActorChange,
     Card,
+    FollowUp,
     JsonMap,
     Resolution,
     RulesError,
@@ -45,6 +46,9 @@ class Tiny(RuleSystem):
     settings: ClassVar[tuple[Param, ...]] = (Param("declare", "bool", default=False),)
     actions: ClassVar[Mapping[str, ActionSpec]] = {
         "hit": ActionSpec("hit", "attack", t("card.hit"), min_targets=1, max_targets=1),
+        "answer": ActionSpec(
+            "answer", "card_action", t("card.hit"), (Param("how", "str", max_length=10),)
+        ),
     }
 
     def validate_sheet(self, raw: JsonMap) -> JsonMap:
@@ -66,11 +70,22 @@ class Tiny(RuleSystem):
         )
 
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
+        if action.kind == "answer":
+            change = ActorChange(action.actor_id, {"answered": action.params.get("how")})
+            return Resolution(action, (Card("answer", t("card.hit"), action.actor_id),), (change,))
         target = world.actor(action.targets[0])
         die = roll_die(dice, 6, "damage")
         hp = int(target.state["hp"]) - (1 if die.total >= 4 else 0)
         add = frozenset({"dead"}) if hp <= 0 else frozenset()
-        card = Card("hit", t("card.hit"), action.actor_id, (die,), target=target.id)
+        answers = tuple(
+            FollowUp(
+                how, t("card.hit"), "answer", target.id, {"how": how}, allowed="owner", group="blow"
+            )
+            for how in ("parry", "take")
+        )
+        card = Card(
+            "hit", t("card.hit"), action.actor_id, (die,), actions=answers, target=target.id
+        )
         return Resolution(action, (card,), (ActorChange(target.id, {"hp": hp}, add=add),))
 
     def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
