@@ -795,7 +795,9 @@ async def test_undo_of_a_damage_application_restores_the_actor_exactly(env: Env)
     for key in ("state", "statuses", "numbers", "sheet", "labels"):
         assert restored[key] == before[key], key
     assert code(await gm.call("undo", {"id": rid(), "seq": applied["seq"]})) == "undo_conflict"
-    # The follow-up stays used: the damage card cannot be applied twice.
+    # The undo released the follow-up: the damage can be applied again, once.
+    again = await press(env, gm, damage, "apply")
+    assert again["ok"] and again["tokens"][0]["statuses"] == ["wounded"]
     assert code(await press(env, gm, damage, "apply")) == "follow_up_used"
 
 
