@@ -13,6 +13,7 @@ from rules.cunchillos.modifiers import incapacitated
 from rules.cunchillos.settings import rules_of
 from rules.cunchillos.sheet import Sheet, parse_sheet
 from rules.model import Actor, ActorChange, Line, RulesError, Text, World, t
+from rules.tracker import Combat, combat_of
 
 MANAGED: frozenset[str] = frozenset(
     {
@@ -88,7 +89,8 @@ def able(f: Fighter) -> bool:
     )
 
 
-def _first_round(world: World) -> bool:
+def first_round_of(world: World) -> bool:
+    """The ambush penalty's '1º turno': the world's first round (or the tracker's)."""
     data = world.data.get("cunchillos")
     return int(data.get("round", 1) or 1) <= 1 if isinstance(data, Mapping) else True
 
@@ -102,15 +104,67 @@ def next_slot(world: World, f: Fighter) -> tuple[int, int] | None:
     used = int(declared.get("used", 0) or 0)
     if used >= actions:
         return None
-    entry = entry_for(f.id, f.name, f.sheet, f.state, _first_round(world))
+    entry = entry_for(f.id, f.name, f.sheet, f.state, first_round_of(world))
     step = step_of_action(entry.primary, used, bool(declared.get("two_weapons")))
     return step, entry.secondary
+
+
+def tracked(world: World, f: Fighter) -> Combat | None:
+    """The shared combat tracker's combat when it runs with ``f`` in it and the order is
+    enforced: then the tracker's order is the round's order (RULES.md 42)."""
+    if not rules_of(world.settings).enforce_order:
+        return None
+    combat = combat_of(world)
+    return combat if combat is not None and f.id in combat.actor_ids else None
+
+
+def slot_actions(combat: Combat, actor_id: str) -> tuple[int, ...] | None:
+    """The action numbers (1-based) ``actor_id`` has in the tracker's current slot; ()
+    for a slot the tracker made itself (interrupt, delay, joined: any next action);
+    None when it is not the actor's turn."""
+    slot = combat.current
+    if slot is None or actor_id not in slot.actors:
+        return None
+    raw = slot.data.get("actions")
+    numbers = raw.get(actor_id) if isinstance(raw, Mapping) else None
+    if not isinstance(numbers, list):
+        return ()
+    return tuple(n for n in numbers if isinstance(n, int) and not isinstance(n, bool))
+
+
+def _check_tracker_turn(world: World, combat: Combat, f: Fighter) -> None:
+    if combat.phase == "declare":
+        raise refuse(
+            "declarations_pending",
+            "declarations_pending",
+            "actor",
+            actor=f.name,
+            first=_name(world, combat.next_to_declare or ""),
+        )
+    numbers = slot_actions(combat, f.id)
+    if numbers is None:
+        slot = combat.current
+        first = ", ".join(_name(world, a) for a in slot.actors) if slot else ""
+        raise refuse("out_of_order", "out_of_order", "actor", actor=f.name, first=first)
+    used = int(declaration_of(f.state).get("used", 0) or 0)
+    if numbers and used >= max(numbers):
+        raise refuse("out_of_order", "next_step", "actor", actor=f.name)
+
+
+def _name(world: World, actor_id: str) -> str:
+    actor = world.actors.get(actor_id)
+    return actor.name if actor is not None else actor_id
 
 
 def check_turn(world: World, f: Fighter) -> None:
     """'3º Realizar las acciones siguiendo el orden de la iniciativa': while a round runs,
     nobody acts while another fighter's next action comes at a higher initiative
-    (the same initiative and secondary: they act at once)."""
+    (the same initiative and secondary: they act at once). With the combat tracker,
+    only the actors of its current slot act."""
+    combat = tracked(world, f)
+    if combat is not None:
+        _check_tracker_turn(world, combat, f)
+        return
     order = running_order(world)
     if order is None or f.id not in order:
         return
@@ -129,10 +183,12 @@ def check_turn(world: World, f: Fighter) -> None:
 def check_declaration_turn(world: World, f: Fighter) -> None:
     """'2º Decir qué se va a hacer ... de menor iniciativa a mayor': while a round runs,
     everyone with a lower initiative declares first."""
+    if tracked(world, f) is not None:
+        return  # the tracker's declaration phase orders them (tracker_hooks)
     order = running_order(world)
     if order is None or f.id not in order:
         return
-    first = _first_round(world)
+    first = first_round_of(world)
     mine = entry_for(f.id, f.name, f.sheet, f.state, first)
     for other_id in reversed(order):
         other = fighter(world, other_id)
@@ -150,13 +206,19 @@ def use_actions(
 ) -> tuple[dict[str, Any], int]:
     """Spend ``count`` of the declared actions; returns the new declaration and the first index.
 
-    With ``world``, a running round's order is checked first (:func:`check_turn`).
+    With ``world``, a running round's order is checked first (:func:`check_turn`). In the
+    tracker's slot for action k, the earlier actions whose turn passed unused are lost.
     """
+    numbers: tuple[int, ...] | None = None
     if world is not None:
         check_turn(world, f)
+        combat = tracked(world, f)
+        numbers = None if combat is None else slot_actions(combat, f.id)
     declared = dict(declaration_of(f.state))
     actions = int(declared.get("actions", 1) or 1)
     used = int(declared.get("used", 0) or 0)
+    if numbers:
+        used = max(used, min(numbers) - 1)
     if used + count > actions:
         raise refuse("no_actions_left", "no_actions_left", "actor", actor=f.name, actions=actions)
     declared["actions"] = actions

@@ -256,6 +256,15 @@ _ES: dict[str, str] = {
     "error.out_of_order_declare": "{actor} aún no puede declarar: antes declara {first} (de menor a mayor Iniciativa).",
     "act.pass": "{actor} pasa el resto del asalto",
     "act.button.pass": "Pasar",
+    "tracker.initiative": "{primary} ({secondary})",
+    "tracker.step": "Iniciativa {initiative}: acción {index}",
+    "tracker.step_many": "Iniciativa {initiative}",
+    "card.schedule": "Asalto {round}: orden de las acciones",
+    "error.declarations_pending": "{actor} aún no puede actuar: faltan declaraciones (declara {first}).",
+    "error.next_step": "{actor} ya ha actuado en este turno: su siguiente acción llega más tarde.",
+    "error.use_combat_declare": "{actor} declara con el controlador de combate (combat_declare), en su orden.",
+    "error.turn_came": "{actor} ya ha tenido su turno: no puede cambiar de acción.",
+    "error.combat_running": "Hay un combate en curso: los asaltos pasan con el controlador de combate.",
 }
 
 _EN: dict[str, str] = {
@@ -510,6 +519,15 @@ _EN: dict[str, str] = {
     "error.out_of_order_declare": "{actor} cannot declare yet: {first} declares first (lowest initiative first).",
     "act.pass": "{actor} passes for the rest of the round",
     "act.button.pass": "Pass",
+    "tracker.initiative": "{primary} ({secondary})",
+    "tracker.step": "Initiative {initiative}: action {index}",
+    "tracker.step_many": "Initiative {initiative}",
+    "card.schedule": "Round {round}: order of the actions",
+    "error.declarations_pending": "{actor} cannot act yet: declarations are pending ({first} declares).",
+    "error.next_step": "{actor} has already acted this turn: the next action comes later.",
+    "error.use_combat_declare": "{actor} declares through the combat tracker (combat_declare), in its order.",
+    "error.turn_came": "{actor} has already had a turn: the action cannot change.",
+    "error.combat_running": "A combat is running: rounds pass with the combat tracker.",
 }
 
 MESSAGES: Mapping[str, Mapping[str, str]] = {"es": _ES, "en": _EN}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rules.cunchillos.checks import Modifier, make_ta
@@ -12,6 +13,7 @@ from rules.cunchillos.common import (
     check_can_act,
     check_declaration_turn,
     fighter,
+    first_round_of,
     refuse,
     ta_lines,
     use_actions,
@@ -19,14 +21,14 @@ from rules.cunchillos.common import (
 )
 from rules.cunchillos.health import pass_rounds
 from rules.cunchillos.initiative import (
+    InitiativeEntry,
     declaration_of,
     declaration_order,
-    entry_for,
-    initiative_order,
     schedule,
     tied,
 )
 from rules.cunchillos.modifiers import condition_modifiers, round_modifiers, scene_modifiers
+from rules.cunchillos.order import entries, rescheduled, store_order
 from rules.cunchillos.settings import rules_of
 from rules.dice import DiceSource
 from rules.model import (
@@ -42,17 +44,28 @@ from rules.model import (
     WorldChange,
     t,
 )
+from rules.tracker import combat_of
 
 MENTAL_CHARACTERISTICS: frozenset[str] = frozenset({"int", "per", "vol", "car", "pod", "emp"})
 ROUNDS_PER: dict[str, int] = {"round": 1, "minute": 0, "hour": 60, "day": 24 * 60}
 
 
-def resolve_declare(world: World, action: Action) -> Resolution:
-    """'Decir qué se va a hacer en ese asalto'; a second declaration before any TA is a change."""
+def resolve_declare(world: World, action: Action, *, by_tracker: bool = False) -> Resolution:
+    """'Decir qué se va a hacer en ese asalto'; a second declaration before any TA is a change.
+
+    With the combat tracker running, declarations go through ``combat_declare``
+    (``by_tracker``); afterwards a ``declare`` is a change and moves the actor's actions."""
     f = fighter(world, action.actor_id)
     p = action.params
     old = declaration_of(f.state)
     check_declaration_turn(world, f)
+    combat = combat_of(world)
+    if combat is not None and f.id in combat.actor_ids and not by_tracker:
+        if combat.phase == "declare":
+            raise refuse("use_combat_declare", "use_combat_declare", "action", actor=f.name)
+        slot = combat.current
+        if f.id in combat.acted or (slot is not None and f.id in slot.actors):
+            raise refuse("already_acted", "turn_came", "actor", actor=f.name)
     if int(old.get("used", 0) or 0) > 0:
         raise refuse("already_acted", "already_acted", "actor", actor=f.name)
     movement = str(p.get("movement", "walk"))
@@ -100,19 +113,36 @@ def resolve_declare(world: World, action: Action) -> Resolution:
     card = Card(
         "declare", t("card.declare", actor=f.name), f.id, sections=(Section(None, tuple(lines)),)
     )
-    return Resolution(action, (card,), (change(f, {"round": declared}),))
+    effects: list[Effect] = [change(f, {"round": declared})]
+    if combat is not None and f.id in combat.actor_ids and not by_tracker:
+        moved = Fighter(f.actor, f.sheet, {**f.state, "round": declared})
+        order = rescheduled(combat, moved, first_round_of(world))
+        effects.append(store_order(combat, order))
+    return Resolution(action, (card,), tuple(effects))
 
 
 def resolve_initiative(world: World, action: Action) -> Resolution:
-    """Order every chosen actor (all when no target is given), declarations and action slots."""
+    """Order every chosen actor (all when no target is given), declarations and action slots.
+
+    With the combat tracker running, its rounds do this (``combat_running``)."""
+    if combat_of(world) is not None:
+        raise refuse("combat_running", "combat_running", "action")
     data = dict(world.data.get("cunchillos", {}) or {})
     round_no = int(data.get("round", 0) or 0) + 1
     ids = action.targets or tuple(world.actors)
-    fighters = [fighter(world, actor_id, f"targets.{i}") for i, actor_id in enumerate(ids)]
-    living = [f for f in fighters if not f.state.get("dead")]
-    order = initiative_order(
-        entry_for(f.id, f.name, f.sheet, f.state, round_no == 1) for f in living
-    )
+    for i, actor_id in enumerate(ids):
+        world.actor(actor_id, f"targets.{i}")
+    _, card, change_data = open_round(world, ids, round_no)
+    return Resolution(action, (card,), (change_data,))
+
+
+def open_round(
+    world: World, ids: Sequence[str], round_no: int
+) -> tuple[tuple[InitiativeEntry, ...], Card, WorldChange]:
+    """'1º Determinar el orden de iniciativa': the order, its card and the round's data
+    (shared by the ``initiative`` action and the combat tracker)."""
+    order = entries(world, ids, round_no == 1)
+    by_id = {a: fighter(world, a) for a in ids}
     lines: list[Line] = []
     for position, entry in enumerate(order):
         together = position > 0 and tied(entry, order[position - 1])
@@ -132,7 +162,6 @@ def resolve_initiative(world: World, action: Action) -> Resolution:
         lines.extend(Line(m.label, f"{m.value:+d}") for m in entry.modifiers)
     declare = tuple(t("raw", text=e.name) for e in declaration_order(order))
     lines.append(Line(t("line.declaration_order", names=declare)))
-    by_id = {f.id: f for f in living}
     actions = {
         e.actor_id: int(declaration_of(by_id[e.actor_id].state).get("actions", 1) or 1)
         for e in order
@@ -147,6 +176,7 @@ def resolve_initiative(world: World, action: Action) -> Resolution:
         )
         for s in slots
     )
+    data = dict(world.data.get("cunchillos", {}) or {})
     data.update(
         {
             "round": round_no,
@@ -161,7 +191,7 @@ def resolve_initiative(world: World, action: Action) -> Resolution:
         None,
         sections=(Section(None, tuple(lines)),),
     )
-    return Resolution(action, (card,), (WorldChange({"cunchillos": data}),))
+    return order, card, WorldChange({"cunchillos": data})
 
 
 def resolve_ta(world: World, action: Action, dice: DiceSource) -> Resolution:

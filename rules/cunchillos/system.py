@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from rules.cunchillos import tracker_hooks
 from rules.cunchillos.combat import DEFENCES, resolve_attack
 from rules.cunchillos.common import Fighter, change
 from rules.cunchillos.harm import (
@@ -43,6 +44,7 @@ from rules.model import (
 )
 from rules.params import Param
 from rules.system import ActionSpec, Button, RuleSystem
+from rules.tracker import Combat, Initiative, combat_of
 
 _SCENE: tuple[Param, ...] = (
     Param("visibility", "int", t("param.visibility"), default=0, minimum=0, maximum=10),
@@ -247,8 +249,11 @@ class Cunchillos(RuleSystem):
         )
 
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
+        return self._guard(lambda: self._resolve(world, action, dice))
+
+    def _guard(self, run: Callable[[], Resolution]) -> Resolution:
         try:
-            return self._resolve(world, action, dice)
+            return run()
         except DiceError as error:
             raise RulesError(error.code, t("error.dice", problem=error.message), None) from error
         except (ValueError, TypeError, KeyError, AttributeError) as error:
@@ -313,4 +318,27 @@ class Cunchillos(RuleSystem):
         return (ActorChange(actor_id, derived.state, frozenset(added), frozenset(removed)),)
 
     def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
+        """Time passes (``time_advance``); while the combat tracker runs, its rounds do it
+        (``combat_running``: a round would pass twice)."""
+        if combat_of(world) is not None:
+            raise RulesError("combat_running", t("error.combat_running"), None)
         return advance(world, step)
+
+    # -- the combat tracker (tracker_hooks.py, RULES.md 42-46) -----------------------------
+    initiative_each_round: ClassVar[bool] = True
+
+    def combat_initiative(self, world: World, combat: Combat, dice: DiceSource) -> Initiative:
+        return tracker_hooks.initiative(world, combat)
+
+    def combat_declare(
+        self, world: World, combat: Combat, actor_id: str, params: JsonMap, dice: DiceSource
+    ) -> Resolution | None:
+        return self._guard(
+            lambda: tracker_hooks.declare(world, combat, actor_id, params, ACTIONS["declare"])
+        )
+
+    def combat_round_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.round_end(world)
+
+    def combat_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.round_end(world)
