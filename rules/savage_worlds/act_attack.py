@@ -20,7 +20,7 @@ from rules.savage_worlds.attacks import (
 )
 from rules.savage_worlds.cards import card, refuse
 from rules.savage_worlds.sheet import Sheet, Weapon
-from rules.savage_worlds.state import Draft, require_active
+from rules.savage_worlds.state import Draft, drop_hold, require_active
 from rules.savage_worlds.tables import (
     BLIND_FIRE_PENALTY,
     COVER_MODIFIER,
@@ -127,7 +127,7 @@ def resolve_attack(
         raise refuse("too_many_targets", "targets", maximum=count)
     need = _check_ammo(draft, actor_id, weapon, rof)
     multi = use_action(draft, actor_id, settings, "actor")
-    draft.remove(actor_id, "on_hold", "overwatch")
+    drop_hold(draft, actor_id)
 
     trait = trait_die(sheet, draft.state(actor_id), weapon.skill, settings, "params.weapon")
     mods = [*trait.modifiers, *situation_modifiers(draft, actor_id, sheet, multi=multi)]

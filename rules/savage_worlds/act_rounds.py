@@ -11,7 +11,7 @@ from rules.savage_worlds.cards import card, refuse
 from rules.savage_worlds.health import bleed_check
 from rules.savage_worlds.initiative import deal, is_joker, new_deck, turn_order, units_for
 from rules.savage_worlds.sheet import Sheet
-from rules.savage_worlds.state import COMBAT, Draft, combat, in_combat
+from rules.savage_worlds.state import COMBAT, Draft, combat, in_combat, refuse_in_tracker
 from rules.savage_worlds.tables import BLEEDING_MAX_MINUTES
 from rules.savage_worlds.traits import roll_trait_check, situation_modifiers, trait_die
 
@@ -139,6 +139,7 @@ def resolve_combat_start(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
     """Deal the first round; with surprise the ambushers start on hold and victims roll Notice."""
+    refuse_in_tracker(world)
     draft = Draft(world)
     if in_combat(draft):
         raise refuse("already_in_combat", "action")
@@ -188,6 +189,7 @@ def resolve_combat_start(
 def resolve_next_round(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
+    refuse_in_tracker(world)
     draft = Draft(world)
     if not in_combat(draft):
         raise refuse("not_in_combat", "action")
@@ -210,10 +212,17 @@ def run_round(
 def resolve_combat_end(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
+    refuse_in_tracker(world)
     draft = Draft(world)
-    fight = combat(draft)
-    if not fight.get("active"):
+    if not combat(draft).get("active"):
         raise refuse("not_in_combat", "action")
+    finish_combat(draft)
+    return _resolution(action, draft, [Line(t("line.combat_over"))], [], "combat_end")
+
+
+def finish_combat(draft: Draft) -> None:
+    """The cards go to the discards; Jokers, holds and the turn's counters are cleared."""
+    fight = combat(draft)
     deck = draft.data("deck", {"draw": new_deck(), "discard": []})
     deck["discard"] = [*deck["discard"], *fight.get("cards", {}).values()]
     draft.set_data("deck", deck)
@@ -231,7 +240,6 @@ def resolve_combat_end(
             "joker_dealt": bool(fight.get("joker_dealt")),
         },
     )
-    return _resolution(action, draft, [Line(t("line.combat_over"))], [], "combat_end")
 
 
 def advance_time(
@@ -244,6 +252,8 @@ def advance_time(
     rolled: list[Die] = []
     count = max(0, step.count)
     if step.unit == "round":
+        # With the tracker, rounds pass with combat_next_round (its hooks roll and deal).
+        refuse_in_tracker(world, "unit")
         for _ in range(min(count, BLEEDING_MAX_MINUTES)):
             more, more_dice = run_round(draft, dice, settings)
             lines += more

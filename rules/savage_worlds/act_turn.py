@@ -12,7 +12,9 @@ from rules.savage_worlds.cards import card, refuse
 from rules.savage_worlds.state import (
     Draft,
     current_pace,
+    drop_hold,
     in_combat,
+    refuse_in_tracker,
     require_active,
     spend_benny,
 )
@@ -52,7 +54,7 @@ def resolve_trait(
     else:
         require_can_act(draft, actor_id)
         multi = use_action(draft, actor_id, settings, "actor")
-        draft.remove(actor_id, "on_hold")
+        drop_hold(draft, actor_id)
     trait = trait_die(sheet, draft.state(actor_id), str(params["trait"]), settings, "params.trait")
     mods = (
         *situation_modifiers(draft, actor_id, sheet, multi=1 if free else multi),
@@ -127,35 +129,41 @@ def resolve_start_turn(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
     """The start of the character's turn: Shaken rolls Spirit; the turn's counters reset."""
+    refuse_in_tracker(world)
     draft = Draft(world)
     actor_id = action.actor_id
     require_active(draft, actor_id)
     draft.put(actor_id, declared=0, used=0, full_round=False, moved=False, readied=0)
-    lines: list[Line] = []
-    rolled: tuple[Die, ...] = ()
-    result_outcome = None
-    if draft.has(actor_id, "stunned"):
-        sheet = draft.sheet(actor_id)
-        spirit = trait_die(sheet, draft.state(actor_id), "espiritu", settings, "actor")
-        roll = roll_trait_check(
-            dice,
-            spirit,
-            wild_card=sheet.wild_card,
-            modifiers=situation_modifiers(draft, actor_id, sheet),
-            role="spirit",
-            critical_failure_rule=bool(settings.get("critical_failure", True)),
-        )
-        rolled = roll.dice
-        lines += trait_lines(roll)
-        result_outcome = outcome(roll)
-        if roll.success:
-            draft.remove(actor_id, "stunned")
-            lines.append(Line(t("line.unshaken", actor=draft.actor(actor_id).name)))
-        else:
-            lines.append(Line(t("line.still_shaken", actor=draft.actor(actor_id).name)))
-    else:
+    lines, rolled, result_outcome = shaken_recovery(draft, actor_id, dice, settings)
+    if not lines:
         lines.append(Line(t("line.turn_starts", actor=draft.actor(actor_id).name)))
     return _done(action, draft, "start_turn", lines, dice=rolled, outcome=result_outcome)
+
+
+def shaken_recovery(
+    draft: Draft, actor_id: str, dice: DiceSource, settings: Mapping[str, Any]
+) -> tuple[list[Line], tuple[Die, ...], Outcome | None]:
+    """'Al comienzo de su turno, un personaje aturdido hace una tirada de Espíritu': nothing when
+    the actor is not Shaken."""
+    if not draft.has(actor_id, "stunned"):
+        return [], (), None
+    sheet = draft.sheet(actor_id)
+    spirit = trait_die(sheet, draft.state(actor_id), "espiritu", settings, "actor")
+    roll = roll_trait_check(
+        dice,
+        spirit,
+        wild_card=sheet.wild_card,
+        modifiers=situation_modifiers(draft, actor_id, sheet),
+        role="spirit",
+        critical_failure_rule=bool(settings.get("critical_failure", True)),
+    )
+    lines = list(trait_lines(roll))
+    if roll.success:
+        draft.remove(actor_id, "stunned")
+        lines.append(Line(t("line.unshaken", actor=draft.actor(actor_id).name)))
+    else:
+        lines.append(Line(t("line.still_shaken", actor=draft.actor(actor_id).name)))
+    return lines, roll.dice, outcome(roll)
 
 
 def resolve_unshake(
@@ -197,6 +205,7 @@ def resolve_hold(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
     """'Espera': the card is kept into later rounds until the character acts."""
+    refuse_in_tracker(world)
     draft = Draft(world)
     require_can_act(draft, action.actor_id)
     if not in_combat(draft):
@@ -213,11 +222,21 @@ def resolve_interrupt(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
     """'tanto él como su contrincante hacen una tirada opuesta de Atletismo ... empate: simultáneas'."""
+    refuse_in_tracker(world)
     draft = Draft(world)
     actor_id, other = action.actor_id, action.targets[0]
     if not draft.has(actor_id, "on_hold"):
         raise refuse("not_on_hold", "actor", actor=draft.actor(actor_id).name)
     require_active(draft, other, "targets.0")
+    lines, rolled, result = opposed_athletics(draft, actor_id, other, dice, settings)
+    draft.remove(actor_id, "on_hold")
+    return _done(action, draft, "interrupt", lines, dice=rolled, outcome=result, target=other)
+
+
+def opposed_athletics(
+    draft: Draft, actor_id: str, other: str, dice: DiceSource, settings: Mapping[str, Any]
+) -> tuple[list[Line], tuple[Die, ...], Outcome]:
+    """The holder and the one interrupted roll Athletics: higher first, a tie is simultaneous."""
     rolls = []
     for who in (actor_id, other):
         sheet = draft.sheet(who)
@@ -234,7 +253,6 @@ def resolve_interrupt(
         )
     mine, theirs = rolls[0].total, rolls[1].total
     me, them = draft.actor(actor_id).name, draft.actor(other).name
-    draft.remove(actor_id, "on_hold")
     if mine > theirs:
         result = Outcome("success", t("outcome.success"), True, mine - theirs)
         verdict = t("line.interrupt_first", actor=me)
@@ -249,12 +267,4 @@ def resolve_interrupt(
         Line(t("line.opposed_side", actor=them), rolls[1].total),
         Line(verdict),
     ]
-    return _done(
-        action,
-        draft,
-        "interrupt",
-        lines,
-        dice=(*rolls[0].dice, *rolls[1].dice),
-        outcome=result,
-        target=other,
-    )
+    return lines, (*rolls[0].dice, *rolls[1].dice), result

@@ -14,7 +14,7 @@ from rules.dice import DiceSource, Die
 from rules.model import Line, t
 from rules.rolls import parse_expression, roll_die, roll_expression
 from rules.savage_worlds.sheet import Sheet, Weapon
-from rules.savage_worlds.state import Draft, wound_penalty
+from rules.savage_worlds.state import Draft, drop_hold, is_held, wound_penalty
 from rules.savage_worlds.tables import (
     DEATH_AT_MOST,
     INJURY_DETAIL,
@@ -148,11 +148,12 @@ def apply_hit(
     if wounds <= 0 and not shaken:
         out.lines.append(Line(t("line.no_effect", actor=name)))
         return out
-    was_held = draft.has(actor_id, "on_hold")
+    was_held = is_held(draft, actor_id)
     if wounds > 0 and not sheet.wild_card:
         # 'Los Extras heridos quedan fuera de juego'.
         draft.add(actor_id, "incapacitated")
-        draft.remove(actor_id, "on_hold", "joker", "overwatch", "stunned")
+        drop_hold(draft, actor_id)
+        draft.remove(actor_id, "joker", "stunned")
         out.lines.append(Line(t("line.extra_out", actor=name)))
         return out
     draft.add(actor_id, "stunned")
@@ -168,7 +169,7 @@ def apply_hit(
             return out
     if was_held:
         # 'Un personaje en espera que quede aturdido ... deja de estar en espera'.
-        draft.remove(actor_id, "on_hold", "overwatch")
+        drop_hold(draft, actor_id)
         out.lines.append(Line(t("line.hold_lost", actor=name)))
     return out
 
@@ -200,7 +201,7 @@ def incapacitate(
     """'debiendo hacer una tirada de Vigor inmediatamente' (with the three wounds' penalty)."""
     name = draft.actor(actor_id).name
     draft.add(actor_id, "incapacitated")
-    draft.remove(actor_id, "on_hold", "overwatch")
+    drop_hold(draft, actor_id)
     sheet = draft.sheet(actor_id)
     vigor = trait_die(sheet, draft.state(actor_id), "vigor", settings, "actor")
     roll = roll_trait_check(

@@ -140,6 +140,45 @@ def in_combat(draft: Draft) -> bool:
     return bool(combat(draft).get("active", False))
 
 
+# -- the shared combat tracker (rules/tracker.py), read only ---------------------------
+TRACKER = "tracker"
+
+
+def tracker_running(world: World) -> bool:
+    """Whether the shared combat tracker runs a combat in this world."""
+    return bool(world.data.get(TRACKER))
+
+
+def refuse_in_tracker(world: World, field: str = "action") -> None:
+    """This system's own round actions would double the tracker's timed rules: refused."""
+    if tracker_running(world):
+        raise RulesError("tracker_active", t("error.tracker_active"), field)
+
+
+def tracker_held(world: World) -> list[str]:
+    raw = world.data.get(TRACKER)
+    return [str(a) for a in raw.get("held", [])] if isinstance(raw, Mapping) else []
+
+
+def is_held(draft: Draft, actor_id: str) -> bool:
+    """On hold: the status, or a tracker hold the system has not seen yet (``holding``)."""
+    if draft.has(actor_id, "on_hold"):
+        return True
+    seen = combat(draft).get("holding", [])
+    return actor_id in tracker_held(draft.world) and actor_id not in seen
+
+
+def drop_hold(draft: Draft, actor_id: str) -> None:
+    """The actor is no longer on hold (Shaken, or acting): a tracker hold counts as seen."""
+    draft.remove(actor_id, "on_hold", "overwatch")
+    if actor_id in tracker_held(draft.world):
+        fight = combat(draft)
+        holding = list(fight.get("holding", []))
+        if actor_id not in holding:
+            fight["holding"] = [*holding, actor_id]
+            draft.set_data(COMBAT, fight)
+
+
 def benny_source(draft: Draft, actor_id: str) -> str | None:
     """Where a benny comes from: the actor's own, or the GM's pool for the GM's (non-hero) actors."""
     if int(draft.get(actor_id, "bennies", 0)) > 0:

@@ -29,6 +29,7 @@ from rules.savage_worlds import (
     act_rounds,
     act_soak,
     act_turn,
+    tracker_hooks,
     xcom,
 )
 from rules.savage_worlds.actions import ACTIONS, ATTACK_PARAMS, TRAIT_PARAMS
@@ -39,6 +40,7 @@ from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
 from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
 from rules.system import ActionSpec, Button, RuleSystem
+from rules.tracker import Combat, Initiative, Slot
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
 
@@ -183,6 +185,38 @@ class SavageWorlds(RuleSystem):
     def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
         settings = {**self.default_settings(), **world.settings}
         return act_rounds.advance_time(world, step, dice, settings)
+
+    # -- the shared combat tracker (rules/tracker.py): tracker_hooks.py ------------------
+    def _settings(self, world: World) -> dict[str, Any]:
+        return {**self.default_settings(), **world.settings}
+
+    initiative_each_round: ClassVar[bool] = True
+    """A new deal every round (held units keep their card)."""
+
+    def combat_round_start(
+        self, world: World, combat: Combat, dice: DiceSource
+    ) -> Resolution | None:
+        return tracker_hooks.round_start(world, combat, dice, self._settings(world))
+
+    def combat_initiative(self, world: World, combat: Combat, dice: DiceSource) -> Initiative:
+        return tracker_hooks.initiative(world, combat, dice, self._settings(world))
+
+    def combat_turn_start(
+        self, world: World, combat: Combat, slot: Slot, dice: DiceSource
+    ) -> Resolution | None:
+        return tracker_hooks.turn_start(world, combat, slot, dice, self._settings(world))
+
+    def combat_round_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        """Nothing: Bleeding Out and the deal belong to the next round's start."""
+        return None
+
+    def combat_interrupt(
+        self, world: World, combat: Combat, actor_id: str, dice: DiceSource
+    ) -> Resolution | None:
+        return tracker_hooks.interrupt(world, combat, actor_id, dice, self._settings(world))
+
+    def combat_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.end(world, combat, dice, self._settings(world))
 
 
 __all__ = ["ATTACK_PARAMS", "TRAIT_PARAMS", "SavageWorlds"]
