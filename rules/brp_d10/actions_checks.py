@@ -30,6 +30,7 @@ from rules.model import (
     WorldChange,
     t,
 )
+from rules.tracker import combat_of
 
 PLANS_KEY = "brp_d10_plans"
 
@@ -213,31 +214,35 @@ def plan_slots(world: World, actor_id: str, plan: str) -> tuple[Slot, ...]:
     )
 
 
-def _slot_line(world: World, slot: Slot) -> Line:
+def slot_line(world: World, slot: Slot, name: Text | None = None) -> Line:
+    """'Décima 4: Caballero francés: ataque (Agilidad 7)'; ``name`` replaces the actor's name
+    (a hidden combatant)."""
     actor = world.actor(slot.actor_id)
+    who: Text | str = actor.name if name is None else name
     what = t(f"plan.{slot.kind}")
     label = (
-        t("line.slot_instant", actor=actor.name, what=what)
+        t("line.slot_instant", actor=who, what=what)
         if slot.instant
-        else t("line.slot", actor=actor.name, what=what, agility=slot.agility)
+        else t("line.slot", actor=who, what=what, agility=slot.agility)
     )
     return Line(t("line.tenth", tenth=slot.tenth), label)
 
 
-def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolution:
-    """Show (and with ``declare`` store) the actor's declared actions for the round with the
-    Agilidad and tenth of each: 'hay que declarar lo que se va a hacer antes del asalto'."""
-    del dice
-    actor = world.actor(action.actor_id)
+def declaration(
+    world: World, actor_id: str, plan: str, declare: bool, by_gm: bool
+) -> tuple[Card, tuple[WorldChange, ...]]:
+    """The card of an actor's declared actions (each with its Agilidad and tenth) and, with
+    ``declare``, the plan stored for the round. The ``initiative`` action and the combat
+    tracker's declarations both come here."""
+    actor = world.actor(actor_id)
     sheet, state = read_actor(actor)
     agility = characteristic(sheet, state, "agilidad")
-    plan = str(action.params.get("plan", "") or "attack")
     slots = plan_slots(world, actor.id, plan)
-    lines = [Line(t("char.agilidad"), agility), *(_slot_line(world, s) for s in slots)]
+    lines = [Line(t("char.agilidad"), agility), *(slot_line(world, s) for s in slots)]
     effects: tuple[WorldChange, ...] = ()
-    if action.params.get("declare"):
+    if declare:
         plans = dict(world.data.get(PLANS_KEY, {}))
-        if actor.id in plans and not action.by_gm:
+        if actor.id in plans and not by_gm:
             # 'una vez declarado, no puede cambiarse'
             raise refuse("already_declared", "params.plan")
         plans[actor.id] = plan
@@ -249,6 +254,22 @@ def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolu
         actor.id,
         sections=(Section(None, tuple(lines)),),
     )
+    return card, effects
+
+
+def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolution:
+    """Show (and with ``declare`` store) the actor's declared actions for the round with the
+    Agilidad and tenth of each: 'hay que declarar lo que se va a hacer antes del asalto'.
+
+    While the combat tracker runs, declarations go through ``combat_declare`` (in its order,
+    NPCs first); only the GM may still change a plan here once the round is acting (R38)."""
+    del dice
+    declare = bool(action.params.get("declare"))
+    combat = combat_of(world)
+    if declare and combat is not None and (combat.phase == "declare" or not action.by_gm):
+        raise refuse("use_combat_declare", "params.declare")
+    plan = str(action.params.get("plan", "") or "attack")
+    card, effects = declaration(world, action.actor_id, plan, declare, action.by_gm)
     return Resolution(action, (card,), effects)
 
 
@@ -265,7 +286,7 @@ def resolve_round_order(world: World, action: Action, dice: DiceSource) -> Resol
         slots.extend(plan_slots(world, actor_id, str(plan) if plan else "other"))
     lines: list[Line] = []
     for _, group in timeline(tuple(slots)):
-        lines.extend(_slot_line(world, slot) for slot in group)
+        lines.extend(slot_line(world, slot) for slot in group)
     card = Card(
         "round_order",
         t("card.round_order"),

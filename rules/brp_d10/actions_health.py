@@ -34,6 +34,7 @@ from rules.model import (
     WorldChange,
     t,
 )
+from rules.tracker import combat_of
 
 CLOCK_KEY = "brp_d10_clock"
 BLOWS_KEY = "brp_d10_blows"
@@ -243,8 +244,17 @@ def resolve_interrupt_rest(world: World, action: Action, dice: DiceSource) -> Re
 
 
 def resolve_end_combat(world: World, action: Action, dice: DiceSource) -> Resolution:
-    """The fight is over: round use cleared, endured light wounds hurt again, plans dropped."""
+    """The fight is over: round use cleared, endured light wounds hurt again, plans dropped.
+
+    While the combat tracker runs, its ``combat_end`` does this (the same function)."""
     del dice
+    if combat_of(world) is not None:
+        raise refuse("use_combat_end", "action")
+    return end_of_combat(world, action)
+
+
+def end_of_combat(world: World, action: Action) -> Resolution:
+    """What ending a fight does, for the ``end_combat`` action and the tracker's ``combat_end``."""
     effects: list[Effect] = [WorldChange({PLANS_KEY: {}, BLOWS_KEY: {}})]
     for actor in world.actors.values():
         _, state = read_actor(actor)

@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from rules.brp_d10 import actions_checks, actions_combat, actions_damage, actions_health
+from rules.brp_d10 import (
+    actions_checks,
+    actions_combat,
+    actions_damage,
+    actions_health,
+    tracker_hooks,
+)
 from rules.brp_d10.cards import read_actor
+from rules.brp_d10.combat import refuse
 from rules.brp_d10.messages import MESSAGES
 from rules.brp_d10.samples import SAMPLE_SHEETS
 from rules.brp_d10.sheet import parse_sheet, sheet_to_json
@@ -17,6 +24,7 @@ from rules.dice import DiceError, DiceSource
 from rules.model import Action, Actor, JsonMap, Resolution, RulesError, TimeStep, World, t
 from rules.params import Param
 from rules.system import ActionSpec, Button, RuleSystem
+from rules.tracker import Combat, Initiative, combat_of
 
 Resolver = Callable[[World, Action, DiceSource], Resolution]
 
@@ -327,4 +335,30 @@ class BrpD10(RuleSystem):
             ) from error
 
     def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
+        if step.unit == "round" and combat_of(world) is not None:
+            # the tracker's next round runs the round's time: a second one would tick twice
+            raise refuse("use_combat_next_round", "unit")
         return actions_health.advance(world, step, dice)
+
+    # -- the combat tracker (tracker_hooks.py) ----------------------------------------------
+    initiative_each_round: ClassVar[bool] = True
+    """Every round: the Agilidad order is rebuilt into the tenths of the round's declarations."""
+
+    def combat_initiative(self, world: World, combat: Combat, dice: DiceSource) -> Initiative:
+        return tracker_hooks.initiative(world, combat, dice)
+
+    def combat_round_start(
+        self, world: World, combat: Combat, dice: DiceSource
+    ) -> Resolution | None:
+        return tracker_hooks.round_start(world, combat, dice)
+
+    def combat_declare(
+        self, world: World, combat: Combat, actor_id: str, params: JsonMap, dice: DiceSource
+    ) -> Resolution | None:
+        return tracker_hooks.declare(world, combat, actor_id, params, dice)
+
+    def combat_round_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.round_end(world, combat, dice)
+
+    def combat_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.end(world, combat, dice)
