@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.model import Actor, World, t
+from rules.omerta.combat import tracker_running
 from rules.omerta.sheet import parse_sheet
 from rules.omerta.skills import CHARACTERISTICS
 from rules.omerta.specs import (
@@ -51,7 +52,9 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
                 label, "roll", "roll", {"characteristic": key}, chars_group, (MODIFIER, AUTOMATIC)
             )
         )
-    found.append(Button(t("action.initiative"), "roll", "initiative", {}, combat))
+    tracked = tracker_running(world)  # the tracker rolls initiative and ends the fight
+    if not tracked:
+        found.append(Button(t("action.initiative"), "roll", "initiative", {}, combat))
     jams = actor.state.get("jams", {})
     for key, weapon in sheet.weapons.items():
         label = t("raw", text=weapon.label)
@@ -192,8 +195,10 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
                 20,
                 True,
             ),
-            Button(t("action.combat_end"), "gm_action", "combat_end", {}, don, (), 0, 0, True),
         )
     )
-    del world
+    if not tracked:
+        found.append(
+            Button(t("action.combat_end"), "gm_action", "combat_end", {}, don, (), 0, 0, True)
+        )
     return tuple(found)

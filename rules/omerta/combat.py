@@ -34,6 +34,7 @@ from rules.omerta.tables import (
     location_for,
 )
 from rules.rolls import parse_expression, roll_die, roll_expression
+from rules.tracker import KEY as TRACKER_KEY
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,14 @@ def weapon_of(ctx: Ctx, key: str, field: str = "params.weapon") -> Weapon:
 
 
 def in_combat(world: World) -> bool:
-    """A fight is on from the first initiative roll until the Don ends it."""
-    return "order" in world_data(world)
+    """A fight is on from the first initiative roll until the Don ends it (the system's own
+    ``initiative``/``combat_end`` actions, or the shared combat tracker's start and end)."""
+    return "order" in world_data(world) or tracker_running(world)
+
+
+def tracker_running(world: World) -> bool:
+    """The shared combat tracker (``world.data["tracker"]``) runs a fight in this world."""
+    return bool(world.data.get(TRACKER_KEY))
 
 
 def action_modifiers(ctx: Ctx, don: int = 0, *, combat: bool = True) -> tuple[Modifier, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.dice import DiceSource, Die
@@ -14,20 +15,69 @@ from rules.model import (
     Resolution,
     RulesError,
     Section,
+    Text,
     World,
     WorldChange,
     t,
 )
-from rules.omerta.combat import context
+from rules.omerta.combat import context, tracker_running
 from rules.omerta.damage import DamageKind, Hit, take_hits
-from rules.omerta.initiative import Initiative, initiative_order, roll_initiative
+from rules.omerta.initiative import Initiative, NpcTies, initiative_order, roll_initiative
 from rules.omerta.sheet import parse_sheet
 from rules.omerta.state import DATA_KEY, clock, hp, world_data
 from rules.rolls import roll_die
 
 
+def refuse_under_tracker(world: World) -> None:
+    """The system's own ``initiative`` and ``combat_end`` stand aside while the shared
+    tracker runs the fight (it rolls initiative each round and ends the fight itself)."""
+    if tracker_running(world):
+        raise RulesError("tracker_combat", t("error.tracker_combat"), "action")
+
+
+def initiative_line(name: Text | str, entry: Initiative) -> Line:
+    return Line(t("line.initiative", actor=name, die=entry.die.total, agi=entry.agi), entry.total)
+
+
+def order_from(world: World, stored: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
+    """The acting order (slots acting at once) of the stored rolls, by the world's settings."""
+    entries = [
+        Initiative(key, int(v["agi"]), bool(v["pc"]), Die(10, (int(v["die"]),), "initiative"))
+        for key, v in stored.items()
+    ]
+    ties: NpcTies = "listed" if world.settings.get("npc_ties") == "listed" else "simultaneous"
+    return initiative_order(entries, ties)
+
+
+def order_line(order: tuple[tuple[str, ...], ...], name: Callable[[str], str]) -> Line:
+    names = (" + ".join(name(a) for a in slot) for slot in order)
+    return Line(t("line.order"), t("raw", text=" → ".join(names)))
+
+
+def with_order(
+    world: World, stored: Mapping[str, Any], order: tuple[tuple[str, ...], ...]
+) -> dict[str, Any]:
+    """The system's data with this round's rolls and order (what ``in_combat`` reads)."""
+    data = world_data(world)
+    data.update(
+        initiative=dict(stored),
+        initiative_round=clock(world).round,
+        order=[list(slot) for slot in order],
+    )
+    return data
+
+
+def without_order(world: World) -> dict[str, Any]:
+    """The system's data once the fight is over."""
+    data = world_data(world)
+    for key in ("initiative", "initiative_round", "order"):
+        data.pop(key, None)
+    return data
+
+
 def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolution:
     """Roll 1D10 + AGI for the actor (and, for the Don, every target); store the order."""
+    refuse_under_tracker(world)
     if action.targets and not action.by_gm:
         raise RulesError("gm_only", t("error.gm_only"), "targets")
     now = clock(world)
@@ -46,22 +96,9 @@ def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolu
         entry = roll_initiative(dice, actor_id, sheet.char("agi"), sheet.pc)
         rolled.append(entry.die)
         stored[actor_id] = entry.to_json()
-        lines.append(
-            Line(
-                t("line.initiative", actor=actor.name, die=entry.die.total, agi=entry.agi),
-                entry.total,
-            )
-        )
-    entries = [
-        Initiative(key, int(v["agi"]), bool(v["pc"]), Die(10, (int(v["die"]),), "initiative"))
-        for key, v in stored.items()
-    ]
-    order = initiative_order(entries, str(world.settings.get("npc_ties", "simultaneous")))  # type: ignore[arg-type]
-    names = (
-        " + ".join(world.actors[a].name if a in world.actors else a for a in slot) for slot in order
-    )
-    lines.append(Line(t("line.order"), t("raw", text=" → ".join(names))))
-    data.update(initiative=stored, initiative_round=now.round, order=[list(slot) for slot in order])
+        lines.append(initiative_line(actor.name, entry))
+    order = order_from(world, stored)
+    lines.append(order_line(order, lambda a: world.actors[a].name if a in world.actors else a))
     card = Card(
         kind="initiative",
         title=t("card.initiative"),
@@ -69,7 +106,7 @@ def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolu
         dice=tuple(rolled),
         sections=(Section(None, tuple(lines)),),
     )
-    return Resolution(action, (card,), (WorldChange({DATA_KEY: data}),))
+    return Resolution(action, (card,), (WorldChange({DATA_KEY: with_order(world, stored, order)}),))
 
 
 def resolve_gm_damage(world: World, action: Action, dice: DiceSource) -> Resolution:
@@ -189,8 +226,6 @@ def resolve_gm_condition(world: World, action: Action, dice: DiceSource) -> Reso
 
 
 def resolve_combat_end(world: World, action: Action, dice: DiceSource) -> Resolution:
-    data = world_data(world)
-    for key in ("initiative", "initiative_round", "order"):
-        data.pop(key, None)
+    refuse_under_tracker(world)
     card = Card(kind="combat_end", title=t("card.combat_end"), speaker=None)
-    return Resolution(action, (card,), (WorldChange({DATA_KEY: data}),))
+    return Resolution(action, (card,), (WorldChange({DATA_KEY: without_order(world)}),))

@@ -296,4 +296,15 @@ EN: dict[str, str] = {
     "error.unknown_wound": "There is no wound {wound}.",
     "error.weapon_jammed": "{weapon} is jammed.",
     "error.wound_treated_today": "Wound {wound} was already treated today.",
+    # the combat tracker
+    "slot.initiative": "{total} (1D10 {die} + AGI {agi})",
+    "slot.initiative_hidden": "{total}",
+    "name.hidden": "Unknown",
+    "line.initiative_out": "{actor} does not act this round",
+    "line.round_begins": "Round {round}",
+    "line.dodge_over": "{actor} stops dodging",
+    "line.first_aid_window": "{actor} bleeds: First Aid without penalty for {rounds} more rounds",
+    "line.first_aid_late": "{actor}: 5 rounds have passed; First Aid at -10% per further round",
+    "line.combat_ends_round": "The round under way ends",
+    "error.tracker_combat": "The combat tracker runs this fight: use its controls.",
 }

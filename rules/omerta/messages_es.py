@@ -301,4 +301,15 @@ ES: dict[str, str] = {
     "error.unknown_wound": "No hay herida {wound}.",
     "error.weapon_jammed": "{weapon} está encasquillada.",
     "error.wound_treated_today": "La herida {wound} ya fue atendida hoy.",
+    # the combat tracker
+    "slot.initiative": "{total} (1D10 {die} + AGI {agi})",
+    "slot.initiative_hidden": "{total}",
+    "name.hidden": "Desconocido",
+    "line.initiative_out": "{actor} no actúa este asalto",
+    "line.round_begins": "Asalto {round}",
+    "line.dodge_over": "{actor} deja de esquivar",
+    "line.first_aid_window": "{actor} se desangra: Primeros auxilios sin penalización durante {rounds} asaltos más",
+    "line.first_aid_late": "{actor}: pasaron 5 asaltos; Primeros auxilios con -10% por cada asalto más",
+    "line.combat_ends_round": "El asalto en curso termina",
+    "error.tracker_combat": "El combate lo lleva el rastreador: usa sus controles.",
 }

@@ -19,7 +19,7 @@ from rules.model import (
     World,
     t,
 )
-from rules.omerta import defence, gm, recovery, single, skills, tactics
+from rules.omerta import defence, gm, recovery, single, skills, tactics, tracker_hooks
 from rules.omerta.buttons import sheet_buttons
 from rules.omerta.messages import MESSAGES
 from rules.omerta.samples import SAMPLE_SHEETS
@@ -29,6 +29,7 @@ from rules.omerta.state import check_state, clock, initial_state, unextracted, w
 from rules.omerta.timeflow import advance
 from rules.params import Param
 from rules.system import ActionSpec, Button, RuleSystem, apply_effects
+from rules.tracker import Combat, Initiative
 
 Resolver = Callable[[World, Action, DiceSource], Resolution]
 
@@ -144,3 +145,16 @@ class Omerta(RuleSystem):
         if step.count <= 0:
             return None
         return advance(world, step, dice)
+
+    # -- the shared combat tracker (rules.tracker) ------------------------------
+    initiative_each_round: ClassVar[bool] = True
+    """'Antes de empezar una ronda de combate ... una tirada de Iniciativa': every round."""
+
+    def combat_initiative(self, world: World, combat: Combat, dice: DiceSource) -> Initiative:
+        return tracker_hooks.round_initiative(world, combat, dice)
+
+    def combat_round_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.round_end(world, dice)
+
+    def combat_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.end_combat(world, dice)

@@ -39,6 +39,7 @@ from rules.omerta.state import (
     world_data,
 )
 from rules.omerta.tables import (
+    BLEED_GRACE_ROUNDS,
     BULLET_CHECK_EVERY_H,
     BULLET_CHECK_MODIFIERS,
     BULLET_CHECK_MULTIPLIER,
@@ -115,7 +116,7 @@ def advance(world: World, step: TimeStep, dice: DiceSource) -> Resolution:
         if "dead" not in walker.statuses:
             _round_end(walker, before, after)
             _wake(walker, world, after)
-            _bleed(walker, world, after)
+            _bleed(walker, world, before, after)
             rolled.extend(_bullets(walker, before, after, dice))
             rolled.extend(_days(walker, before, after, dice))
             _jams(walker, after)
@@ -139,6 +140,7 @@ def advance(world: World, step: TimeStep, dice: DiceSource) -> Resolution:
 def _round_end(walker: _Actor, before: Clock, after: Clock) -> None:
     if after.round != before.round and "dodging" in walker.statuses:
         walker.set_status(remove={"dodging"})
+        walker.lines.append(Line(t("line.dodge_over", actor=walker.actor.name)))
 
 
 def _wake(walker: _Actor, world: World, after: Clock) -> None:
@@ -152,13 +154,25 @@ def _wake(walker: _Actor, world: World, after: Clock) -> None:
     walker.lines.append(Line(t("line.wakes", actor=walker.actor.name)))
 
 
-def _bleed(walker: _Actor, world: World, after: Clock) -> None:
+def _bleed(walker: _Actor, world: World, before: Clock, after: Clock) -> None:
+    """Death after ``bleed_out_rounds``; until then, First Aid's 5-round window counts down
+    (one line a round while it is open, one when it closes)."""
     since = walker.get("bleeding_since")
     if since is None or "bleeding" not in walker.statuses:
         return
     rounds = (after.time - int(since)) // after.round_seconds
     if rounds >= int(world.settings.get("bleed_out_rounds", 15)):
         walker.die("bled_out")
+        return
+    if after.round == before.round:
+        return
+    earlier = max(0, (before.time - int(since)) // before.round_seconds)
+    name = walker.actor.name
+    if rounds < BLEED_GRACE_ROUNDS:
+        left = BLEED_GRACE_ROUNDS - rounds
+        walker.lines.append(Line(t("line.first_aid_window", actor=name, rounds=left)))
+    elif earlier < BLEED_GRACE_ROUNDS:
+        walker.lines.append(Line(t("line.first_aid_late", actor=name)))
 
 
 def _bullets(walker: _Actor, before: Clock, after: Clock, dice: DiceSource) -> list[Die]:
