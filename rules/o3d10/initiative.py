@@ -134,15 +134,18 @@ def new_combat() -> dict[str, Any]:
     return {"active": True, "round": 1, "initiative": {}, "used": {}, "split": {}, "moved": {}}
 
 
+def at_round(combat: Mapping[str, Any], round_no: int) -> dict[str, Any]:
+    """The bookkeeping of round ``round_no``: actions spent, split turns and movement reset.
+
+    The one place a round's counts start afresh, for the system's own ``next_round`` and
+    ``advance_time`` and for the shared tracker's round start (``tracker_hooks``).
+    """
+    return {**combat, "round": round_no, "used": {}, "split": {}, "moved": {}}
+
+
 def next_round(combat: Mapping[str, Any]) -> dict[str, Any]:
-    """The bookkeeping of the following round: actions spent, split turns and movement reset."""
-    return {
-        **combat,
-        "round": int(combat.get("round", 0)) + 1,
-        "used": {},
-        "split": {},
-        "moved": {},
-    }
+    """The bookkeeping of the following round."""
+    return at_round(combat, int(combat.get("round", 0)) + 1)
 
 
 def actions_allowed(combat: Mapping[str, Any], actor_id: str) -> int:

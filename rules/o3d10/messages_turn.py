@@ -1,4 +1,5 @@
-"""o3d10 texts for movement, the choices of the sheet buttons' forms and the dice roles."""
+"""o3d10 texts for movement, the combat tracker's slots, the choices of the sheet buttons'
+forms and the dice roles."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ ES: Mapping[str, str] = {
     "line.move_turn": "Movimiento en este turno: {moved}/{limit} m",
     "line.move_action": "Moverse gasta una acción del turno",
     "error.move_limit": "{actor} solo puede moverse {left} m más en este turno (máximo {limit} m).",
+    "slot.initiative": "{total} ({actions} acc.)",
+    "slot.fumbled": "Pifia ({total}): último",
+    "line.order_down": "{actor} no puede actuar ({state})",
+    "error.tracker_running": "Este combate lo lleva el marcador de combate: usa «{event}».",
     "choice.range.bocajarro": "Bocajarro",
     "choice.range.corta": "Corta",
     "choice.range.media": "Media",
@@ -41,6 +46,10 @@ EN: Mapping[str, str] = {
     "line.move_turn": "Movement this round: {moved}/{limit} m",
     "line.move_action": "Moving spends one of the round's actions",
     "error.move_limit": "{actor} may move only {left} m more this round ({limit} m at most).",
+    "slot.initiative": "{total} ({actions} act.)",
+    "slot.fumbled": "Fumble ({total}): last",
+    "line.order_down": "{actor} cannot act ({state})",
+    "error.tracker_running": "The combat tracker runs this fight: use «{event}».",
     "choice.range.bocajarro": "Point blank",
     "choice.range.corta": "Short",
     "choice.range.media": "Medium",

@@ -17,6 +17,7 @@ from rules.o3d10 import (
     health_actions,
     movement,
     roll_actions,
+    tracker_hooks,
     turn_actions,
     weapon_actions,
 )
@@ -40,6 +41,7 @@ from rules.o3d10.specs import (
 )
 from rules.params import Param
 from rules.system import ActionSpec, Button, RuleSystem
+from rules.tracker import Combat, Initiative
 
 Handler = Callable[[World, Action, DiceSource], Resolution]
 
@@ -243,3 +245,28 @@ class O3d10(RuleSystem):
 
     def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
         return turn_actions.advance(world, step)
+
+    # -- the shared combat tracker (tracker_hooks.py, RULES.md 29) -----------------------
+    initiative_each_round: ClassVar[bool] = True
+    """Rolled once per fight, but the order is read again every round (a fumble goes last
+    from round 2; an interrupt or a delay lasts one round)."""
+
+    def combat_round_start(
+        self, world: World, combat: Combat, dice: DiceSource
+    ) -> Resolution | None:
+        return tracker_hooks.round_start(world, combat)
+
+    def combat_initiative(self, world: World, combat: Combat, dice: DiceSource) -> Initiative:
+        try:
+            return tracker_hooks.initiative(world, combat, dice)
+        except DiceLimitExceeded as error:
+            raise RulesError(
+                "dice_limit", t("error.dice_limit", problem=error.message), "dice"
+            ) from None
+
+    def combat_round_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        """Nothing happens as a round ends: the next round's start resets its counts."""
+        return None
+
+    def combat_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
+        return tracker_hooks.end(world)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from rules import tracker
 from rules.dice import DiceSource
 from rules.model import (
     Action,
@@ -16,6 +18,7 @@ from rules.model import (
     Resolution,
     RulesError,
     Section,
+    Text,
     TimeStep,
     World,
     WorldChange,
@@ -23,7 +26,7 @@ from rules.model import (
 )
 from rules.o3d10.cards import kept_line, signed
 from rules.o3d10.context import roll_context, sheet_of
-from rules.o3d10.health import is_down
+from rules.o3d10.health import health_band, is_down
 from rules.o3d10.initiative import (
     COMBAT_KEY,
     InitiativeResult,
@@ -70,9 +73,10 @@ def _initiative_card(
     )
 
 
-def _roll_one(
+def roll_one(
     world: World, actor: Actor, params: dict[str, Any], dice: DiceSource, by_gm: bool
 ) -> tuple[Card, dict[str, Any], dict[str, Any]]:
+    """One actor's initiative: its card, its bookkeeping entry and the actor state it changes."""
     sheet = sheet_of(actor)
     context = roll_context(world, actor, sheet, params, by_gm=by_gm)
     rolled = roll_initiative(dice, sheet, context.rank, int(params.get("modifier", 0)))
@@ -102,7 +106,7 @@ def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolu
             t("error.initiative_already_rolled", actor=actor.name),
             "actor",
         )
-    card, entry, state = _roll_one(world, actor, dict(action.params), dice, action.by_gm)
+    card, entry, state = roll_one(world, actor, dict(action.params), dice, action.by_gm)
     combat["initiative"][actor.id] = entry
     effects: list[Effect] = [WorldChange({COMBAT_KEY: combat})]
     if state:
@@ -110,35 +114,78 @@ def resolve_initiative(world: World, action: Action, dice: DiceSource) -> Resolu
     return Resolution(action, (card,), tuple(effects))
 
 
-def _order_card(world: World, combat: dict[str, Any]) -> Card:
-    order = turn_order(combat["initiative"], combat["round"])
-    lines = tuple(
+def cannot_act(world: World, actor: Actor) -> Text | None:
+    """Why an actor cannot take a turn (unconscious, dead), or None when it can."""
+    if "dead" in actor.statuses:
+        return t("health.muerto")
+    if is_down(sheet_of(actor), actor.state, world.settings):
+        return t(f"health.{health_band(sheet_of(actor), actor.state, world.settings)}")
+    return None
+
+
+def order_card(
+    world: World,
+    round_no: int,
+    initiative: Mapping[str, Mapping[str, Any]],
+    order: Sequence[str],
+    *,
+    hidden: Collection[str] = (),
+    down: Sequence[str] = (),
+) -> Card:
+    """'Turno N': who acts in which order, who loses this round (a fumble) and who cannot act.
+
+    ``hidden`` combatants show as the tracker's "Desconocido" (the card is public)."""
+
+    def name(actor_id: str) -> str | Text:
+        if actor_id in hidden:
+            return t("tracker.hidden")
+        return world.actors[actor_id].name if actor_id in world.actors else actor_id
+
+    lines = [
         Line(
             t(
                 "line.order_entry",
                 position=index + 1,
-                actor=world.actors[actor_id].name if actor_id in world.actors else actor_id,
-                total=combat["initiative"][actor_id]["total"],
-                actions=combat["initiative"][actor_id]["actions"],
+                actor=name(actor_id),
+                total=initiative[actor_id]["total"],
+                actions=initiative[actor_id]["actions"],
             )
         )
         for index, actor_id in enumerate(order)
+    ]
+    lines.extend(
+        Line(t("line.order_skipped", actor=name(a)))
+        for a in initiative
+        if a not in order and a not in down
     )
-    skipped = tuple(
-        Line(t("line.order_skipped", actor=world.actors[a].name if a in world.actors else a))
-        for a in combat["initiative"]
-        if a not in order
-    )
+    for actor_id in down:
+        why = cannot_act(world, world.actors[actor_id]) if actor_id in world.actors else None
+        lines.append(
+            Line(t("line.order_down", actor=name(actor_id), state=why or t("health.inconsciente")))
+        )
     return Card(
         kind="combat_round",
-        title=t("card.round", round=combat["round"]),
+        title=t("card.round", round=round_no),
         speaker=None,
-        sections=(Section(t("section.order"), lines + skipped),),
+        sections=(Section(t("section.order"), tuple(lines)),),
     )
+
+
+def _order_card(world: World, combat: dict[str, Any]) -> Card:
+    order = turn_order(combat["initiative"], combat["round"])
+    return order_card(world, combat["round"], combat["initiative"], order)
+
+
+def refuse_if_tracked(world: World, event: str) -> None:
+    """The system's own round actions would double the tracker's timed rules: refused while
+    the shared tracker runs a combat (RULES.md 29)."""
+    if tracker.combat_of(world) is not None:
+        raise RulesError("tracker_running", t("error.tracker_running", event=event), "action")
 
 
 def resolve_combat_start(world: World, action: Action, dice: DiceSource) -> Resolution:
     """A new combat: round 1, and initiative for every actor able to act (``roll_all``)."""
+    refuse_if_tracked(world, "combat_start")
     combat = new_combat()
     cards: list[Card] = []
     effects: list[Effect] = []
@@ -146,7 +193,7 @@ def resolve_combat_start(world: World, action: Action, dice: DiceSource) -> Reso
         for actor in world.actors.values():
             if is_down(sheet_of(actor), actor.state, world.settings) or "dead" in actor.statuses:
                 continue
-            card, entry, state = _roll_one(world, actor, {}, dice, True)
+            card, entry, state = roll_one(world, actor, {}, dice, True)
             combat["initiative"][actor.id] = entry
             cards.append(card)
             if state:
@@ -161,9 +208,18 @@ def resolve_combat_start(world: World, action: Action, dice: DiceSource) -> Reso
 
 
 def resolve_combat_end(world: World, action: Action) -> Resolution:
+    refuse_if_tracked(world, "combat_end")
     combat = combat_of(world.data)
     if not combat["active"]:
         raise RulesError("no_combat", t("error.no_combat"), "action")
+    card, change = end_of_combat(world)
+    return Resolution(action, (card,), (change,))
+
+
+def end_of_combat(world: World) -> tuple[Card, WorldChange]:
+    """A fight is over: the bookkeeping stops, one more fight counts for catching one's
+    breath, and the ambushes left unused are forgotten."""
+    combat = combat_of(world.data)
     fights = int(world.data.get("fights", 0)) + 1
     card = Card(
         kind="combat_end",
@@ -171,10 +227,8 @@ def resolve_combat_end(world: World, action: Action) -> Resolution:
         speaker=None,
         sections=(Section(None, (Line(t("line.catch_breath_hint")),)),),
     )
-    return Resolution(
-        action,
-        (card,),
-        (WorldChange({COMBAT_KEY: {**combat, "active": False}, "fights": fights, "ambush": {}}),),
+    return card, WorldChange(
+        {COMBAT_KEY: {**combat, "active": False}, "fights": fights, "ambush": {}}
     )
 
 
@@ -189,6 +243,7 @@ def round_step(world: World, count: int) -> tuple[Card, WorldChange] | None:
 
 
 def resolve_next_round(world: World, action: Action) -> Resolution:
+    refuse_if_tracked(world, "combat_next_round")
     step = round_step(world, 1)
     if step is None:
         raise RulesError("no_combat", t("error.no_combat"), "action")
@@ -203,6 +258,8 @@ def advance(world: World, step: TimeStep) -> Resolution | None:
     """
     action = Action("time", "", {"unit": step.unit, "count": step.count}, by_gm=True)
     if step.unit == "round":
+        if step.count > 0:
+            refuse_if_tracked(world, "combat_next_round")
         rounds = round_step(world, step.count)
         if rounds is None:
             return None
