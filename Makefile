@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8765
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test test-python test-js lint typecheck setup js bench clean check-browser demo roll20 \
+.PHONY: bench-smoke run test test-python test-js lint typecheck setup js bench clean check-browser demo roll20 \
 	foundry-module
 
 setup: $(PY_STAMP) $(JS_STAMP) $(JS_BUNDLE)
@@ -71,10 +71,13 @@ test-js: setup check-browser
 	cd js-shim && npm run --silent typecheck
 	cd js-shim && VTT_PYTHON="$(abspath $(PY))" CHROMIUM="$(CHROMIUM)" npm test
 
-test: setup check-browser lint typecheck test-python test-js
+bench-smoke: setup
+	$(PY) -m bridge bench --quick > /dev/null
+
+test: setup check-browser lint typecheck test-python test-js bench-smoke
 
 bench: setup
-	$(PY) -m bridge bench
+	$(PY) -m bridge bench --json bench.json
 
 clean:
 	rm -rf $(VENV) js-shim/node_modules bridge/static/dist

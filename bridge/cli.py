@@ -144,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     p_bots.add_argument("--seconds", type=float, default=30.0, help="stop after this long")
     p_bots.add_argument("--seed", type=int, default=0)
 
+    p_bench = sub.add_parser("bench", help="measure the bridge against the floor, same run")
+    p_bench.add_argument("--quick", action="store_true", help="a short smoke run")
+    p_bench.add_argument("--json", type=Path, default=None, help="also write the figures here")
+
     p_demo = sub.add_parser("demo", help="create (once) a demo world per system")
     p_demo.add_argument("--data", type=Path, default=DEFAULT_DATA)
 
@@ -152,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         asyncio.run(serve(args.host, args.port, args.data, args.sync.upper(), args.dice_seed))
         return 0
+    if args.command == "bench":
+        from bridge.bench.run import run as run_bench
+
+        return run_bench(args.quick, args.json)
     if args.command == "bots":
         from bridge.bots import run_bots
 

@@ -1,0 +1,1 @@
+"""``vtt-bridge bench``: measured figures, each against a baseline measured in the same run."""

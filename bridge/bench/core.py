@@ -1,0 +1,195 @@
+"""Benchmarks without I/O: the rules core per system, replay, and the store alone.
+
+Each figure is a rate measured for a fixed wall-clock budget after a warm-up,
+on one core (this process). Baselines measured in the same run make ratios.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rules.dice import SeededDice
+from rules.model import Action, World
+from rules.registry import Registry, default_registry
+from rules.rolls import Rank, roll_keep_of_3d10
+
+
+@dataclass(frozen=True)
+class Rate:
+    name: str
+    per_second: float
+    count: int
+    seconds: float
+
+
+def measure(name: str, step: Callable[[], object], seconds: float) -> Rate:
+    for _ in range(50):
+        step()
+    count = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(100):
+            step()
+        count += 100
+        now = time.perf_counter()
+        if now >= deadline:
+            return Rate(name, count / (now - started), count, now - started)
+
+
+def _world(registry: Registry, system_id: str) -> World:
+    system = registry.get(system_id)
+    world = World("bench", "Bench", system_id, system.default_settings())
+    for actor in system.sample_actors():
+        world = world.with_actor(actor)
+    return world
+
+
+def rules_rates(seconds: float) -> dict[str, Rate]:
+    registry = default_registry()
+    dice = SeededDice(1)
+    rates: dict[str, Rate] = {}
+
+    o3d10 = registry.get("o3d10")
+    world = _world(registry, "o3d10")
+    skill = Action("skill", "aldara", {"skill": "sigilo", "level": "normal"}, by_gm=True)
+
+    def o3d10_skill() -> object:
+        checked = o3d10.check_action(world, skill)
+        return o3d10.apply(world, o3d10.resolve(world, checked, dice))
+
+    rates["o3d10 skill roll"] = measure("o3d10 skill roll", o3d10_skill, seconds)
+
+    def keep_median() -> object:
+        return roll_keep_of_3d10(dice, Rank.MEDIAN).total
+
+    rates["1o3d10 kept median"] = measure("1o3d10 kept median", keep_median, seconds)
+    try:
+        import d20  # type: ignore[import-untyped]
+    except ImportError:  # the dev extra is not installed: the comparison is skipped, said so
+        pass
+    else:
+        expression = "(1d10e10,1d10e10,1d10e10)kh2ph1"
+
+        def d20_median() -> object:
+            return d20.roll(expression).total
+
+        rates["d20 library median"] = measure("d20 library median", d20_median, seconds)
+
+    sw = registry.get("savage_worlds")
+    sw_world = _world(registry, "savage_worlds")
+    rates["savage_worlds RoF 3 attack + damage"] = measure(
+        "savage_worlds RoF 3 attack + damage", _sw_attack(sw, sw_world, dice), seconds
+    )
+    return rates
+
+
+def _sw_attack(system: Any, world: World, dice: SeededDice) -> Callable[[], object]:
+    """An automatic weapon at RoF 3 on three targets, then every damage roll, applied."""
+    shooter, weapon, targets = _sw_burst_setup(system, world)
+
+    def step() -> object:
+        attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, by_gm=True)
+        current = world
+        resolution = system.resolve(current, system.check_action(current, attack), dice)
+        current = system.apply(current, resolution)
+        for card in resolution.cards:
+            for follow in card.actions:
+                if follow.action != "damage":
+                    continue
+                action = Action(
+                    follow.action, follow.actor_id, dict(follow.params), follow.targets, by_gm=True
+                )
+                try:
+                    damage = system.resolve(current, system.check_action(current, action), dice)
+                except Exception:  # a hit whose target already fell: the next follow-up
+                    continue
+                current = system.apply(current, damage)
+        return current
+
+    return step
+
+
+def _sw_burst_setup(system: Any, world: World) -> tuple[str, str, tuple[str, ...]]:
+    for actor in world.actors.values():
+        for weapon in (
+            actor.sheet.get("weapons", []) if isinstance(actor.sheet.get("weapons"), list) else []
+        ):
+            if int(weapon.get("rof", 1)) >= 3:
+                others = tuple(a for a in world.actors if a != actor.id)[:3]
+                return actor.id, str(weapon.get("id") or weapon.get("name")), others
+    raise RuntimeError("no Savage Worlds sample actor carries a RoF 3 weapon")
+
+
+def replay_rate(seconds: float, events: int = 2000) -> Rate:
+    """Replay a synthetic session of ``events`` o3d10 requests, in process."""
+    from bridge.replay import replay
+    from bridge.sessions import load_session
+
+    registry = default_registry()
+    session = load_session(_synthetic_session(events), registry)
+    started = time.perf_counter()
+    done = 0
+    while time.perf_counter() - started < seconds or done == 0:
+        report = replay(session, registry)
+        assert not report.divergences, report.divergences[0].describe()
+        done += report.events
+    elapsed = time.perf_counter() - started
+    return Rate("replay", done / elapsed, done, elapsed)
+
+
+def _synthetic_session(events: int) -> list[str]:
+    import json
+
+    lines = [json.dumps({"type": "session", "world": {"system": "o3d10"}})]
+    dice = SeededDice(7)
+    skills = ["sigilo", "cuerpo_a_cuerpo", "armas_a_distancia"]
+    for index in range(events):
+        faces = [dice.roll(10) for _ in range(3)]
+        while sorted(faces)[1] == 10:
+            faces += [dice.roll(10) for _ in range(3)]
+            if sorted(faces[-3:])[1] != 10:
+                break
+        request = {
+            "id": f"bench-{index:08d}",
+            "actor": "aldara",
+            "action": "skill",
+            "params": {"skill": skills[index % 3], "level": "normal"},
+        }
+        lines.append(json.dumps({"type": "event", "event": "roll", "request": request}))
+    return lines
+
+
+def store_rates(seconds: float) -> dict[str, Rate]:
+    """Appending events: the durable SQLite store against SQLite in memory, same code."""
+    from bridge.store import NewEvent, SQLiteStore
+
+    rates: dict[str, Rate] = {}
+    state = {"id": "w", "name": "w", "system": "o3d10", "settings": {}, "actors": {}, "data": {}}
+    with tempfile.TemporaryDirectory() as folder:
+        for label, path in (
+            ("store durable", Path(folder) / "b.sqlite3"),
+            ("store in memory", ":memory:"),
+        ):
+            store = SQLiteStore(path)
+            store.create_world("w", "w", "o3d10", f"g{label}", f"p{label}", state, "now")
+            seq = [0]
+
+            def append(store: SQLiteStore = store, seq: list[int] = seq) -> None:
+                seq[0] += 1
+                store.append(
+                    "w",
+                    NewEvent(
+                        seq[0], f"r{seq[0]}", "roll", "u", "gm", {}, "h", [[10, 5]], [], None, "now"
+                    ),
+                    state,
+                )
+
+            rates[label] = measure(label, append, seconds)
+            store.close()
+    return rates
