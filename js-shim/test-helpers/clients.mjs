@@ -20,7 +20,7 @@ export function connect(url, token, user, extra = {}) {
     ...(extra.protocol !== undefined ? { protocol: extra.protocol } : {}),
     ...(extra.lastSeq !== undefined ? { lastSeq: extra.lastSeq } : {}),
   });
-  const seen = { card: [], status: [], actor: [], card_update: [], welcome: [], connection: [] };
+  const seen = { card: [], status: [], actor: [], card_update: [], combat: [], synced: [], welcome: [], connection: [] };
   for (const topic of Object.keys(seen)) client.on(topic, (value) => seen[topic].push(value));
   return { client, seen };
 }

@@ -19,6 +19,7 @@ const PUSHES = [
   ['token_status', 'status'],
   ['actor_update', 'actor'],
   ['card_update', 'card_update'],
+  ['combat_state', 'combat'],
 ];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -115,6 +116,12 @@ export function createBridgeClient(options) {
     events.emit('welcome', body);
     setState('connected');
     settleWaiters(true);
+  });
+
+  // After the welcome and the replayed backlog: everything up to `seq` has arrived.
+  socket.on('synced', (push) => {
+    seqs.synced(push?.seq);
+    events.emit('synced', push);
   });
 
   for (const [event, topic] of PUSHES) {

@@ -7,7 +7,8 @@
 // arrived, or once the ack of our own new event has (the server broadcasts
 // before it acks). `resumeFrom()` is the last complete seq: a connection that
 // dropped in the middle of a burst gets that whole burst again, and the keys
-// of what was already delivered filter the repeats.
+// of what was already delivered filter the repeats. After a backlog the
+// server's `synced` push says everything up to the world's seq has arrived.
 
 export function pushKey(kind, push) {
   switch (kind) {
@@ -19,6 +20,8 @@ export function pushKey(kind, push) {
       return `${push.seq}:actor:${push.actor?.id ?? push.removed}`;
     case 'card_update':
       return `${push.seq}:card_update:${push.card_id}`;
+    case 'combat':
+      return `${push.seq}:combat`;
     default:
       return `${push.seq}:${kind}`;
   }
@@ -49,6 +52,12 @@ export function createSeqTracker(initial = null) {
       world = seq;
       if (!askedBacklog) confirm(seq);
     },
+    /** The `synced` push: the backlog is over, every push up to `seq` has arrived. */
+    synced(seq) {
+      if (!Number.isSafeInteger(seq)) return;
+      if (seq > delivered) delivered = seq;
+      confirm(seq);
+    },
     /** A new (not duplicate) event of ours was acked: its burst reached us before the ack. */
     acked(seq) {
       if (seq > delivered) delivered = seq;
@@ -62,10 +71,8 @@ export function createSeqTracker(initial = null) {
       const key = pushKey(kind, push);
       if (keys.has(key)) return false;
       if (seq > delivered) {
-        // A later seq closes the earlier burst. A live push (past the welcome's seq)
-        // also proves the backlog, which the server sends first, is over.
-        if (world !== null && seq > world) confirm(Math.max(delivered, world));
-        else if (delivered > 0 || complete !== null) confirm(delivered);
+        // A later seq closes the earlier burst.
+        if (delivered > 0 || complete !== null) confirm(delivered);
         delivered = seq;
       }
       keys.add(key);
