@@ -29,6 +29,16 @@ export function createChat(root, { send }) {
     return true;
   }
 
+  /** An undo released these buttons: they work again. */
+  function markReleased(cardId, released) {
+    const card = cards.get(cardId);
+    if (!card) return false;
+    for (const follow of card.actions) if (released.includes(follow.id)) follow.used = false;
+    const item = itemOf(cardId);
+    for (const id of released) for (const button of item ? followButtons(item, id) : []) button.disabled = false;
+    return true;
+  }
+
   list.addEventListener('click', async (event) => {
     const button = event.target.closest('button.vtt-follow');
     if (!button || button.disabled || !list.contains(button)) return;
@@ -103,9 +113,11 @@ export function createChat(root, { send }) {
       }
       root.scrollTop = root.scrollHeight;
     },
-    /** A `card_update` push: once-only follow-ups that were used, disabled. */
+    /** A `card_update` push: follow-ups that were used, disabled; those an undo released, enabled. */
     update(push) {
-      return markUsed(push.card_id, push.used ?? []);
+      const used = markUsed(push.card_id, push.used ?? []);
+      const released = markReleased(push.card_id, push.released ?? []);
+      return used || released;
     },
     /** The newest `count` cards, oldest first (for sessionStorage). */
     snapshot(count = KEEP) {

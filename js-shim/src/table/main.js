@@ -12,17 +12,27 @@ import { fillJoinForm, joinForm, onJoin, readJoin } from './join.js';
 import { forgetResume, loadResume, saveResume } from './resume.js';
 import { renderSheet } from './sheet.js';
 import { flashToken, renderTokens } from './tokens.js';
+import { createTracker } from './tracker.js';
 
 const state = {
   client: null,
   welcome: null,
   actors: new Map(),
   selected: null,
+  combat: null, // the latest combat_state (welcome.combat, then pushes)
   joined: null, // the join values of the current connection
   resumed: null, // what sessionStorage held when joining
 };
 
 let chat = null;
+let tracker = null;
+
+function renderTracker() {
+  const root = $('#tracker');
+  root.hidden = !state.welcome;
+  if (!state.welcome) return;
+  tracker.update({ combat: state.combat, role: state.welcome.role, user: state.welcome.user, actors: actorList() });
+}
 
 function applyWords() {
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
@@ -66,6 +76,7 @@ function render() {
   });
   renderSheet($('#sheet'), { actor: selected, role, actors: actorList(), act });
   renderGmPanel($('#gm-panel'), { actor: selected, role, setStatus });
+  renderTracker();
 }
 
 /** Re-renders what an actor change touches, keeping an open ask form in place. */
@@ -91,6 +102,7 @@ function refreshActor(id) {
     }
     renderGmPanel($('#gm-panel'), { actor: selected, role: state.welcome?.role, setStatus });
   }
+  renderTracker();
 }
 
 async function send(event, payload) {
@@ -143,6 +155,7 @@ function onWelcome(welcome) {
   setLocale(welcome.locale);
   applyWords();
   state.actors = new Map(welcome.actors.map((a) => [a.id, a]));
+  state.combat = welcome.combat ?? null;
   if (!state.actors.has(state.selected)) {
     const mine = welcome.actors.find((a) => a.owner === welcome.user);
     state.selected = (mine ?? welcome.actors[0])?.id ?? null;
@@ -184,12 +197,22 @@ function onActor(push) {
   refreshActor(push.actor.id);
 }
 
+function onCombat(push) {
+  // Replayed states are older than the welcome's; an older push never replaces a newer one.
+  if (replayed(push)) return;
+  if (state.combat && Number.isSafeInteger(push.seq) && push.seq < state.combat.seq) return;
+  state.combat = push;
+  renderTracker();
+}
+
 function leave() {
   remember(true);
   state.client?.close();
   state.client = null;
   state.welcome = null;
   state.actors.clear();
+  state.combat = null;
+  renderTracker();
   chat.reset();
   $('#table').hidden = true;
   $('#topbar-world').hidden = true;
@@ -247,6 +270,11 @@ function join(values) {
     onActor(push);
     remember();
   });
+  client.on('combat', (push) => {
+    onCombat(push);
+    remember();
+  });
+  client.on('synced', () => remember()); // the backlog is complete: lastSeq moved
   showConnection({ state: client.state });
 }
 
@@ -257,6 +285,7 @@ function boot() {
   chat = createChat($('#chat'), {
     send: (card, action, params) => send('card_action', { card, action, params }),
   });
+  tracker = createTracker($('#tracker'), { send });
   const form = joinForm();
   fillJoinForm(form, values);
   form.elements.namedItem('locale').addEventListener('change', (event) => {
@@ -268,7 +297,7 @@ function boot() {
   addEventListener('pagehide', () => remember(true));
   showConnection({ state: 'closed' });
   if (values.auto) join(values);
-  window.vttTable = { state, locale, chat: () => chat };
+  window.vttTable = { state, locale, chat: () => chat, tracker: () => tracker };
 }
 
 boot();
