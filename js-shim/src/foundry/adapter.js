@@ -6,7 +6,7 @@
 
 import { attackButtons, askHtml, checkTargets, findButton, readAsk, sheetHtml } from './buttons.js';
 import { MODULE_ID, applyCardUpdate, cardMessageData, markUsed, shouldCreateCard } from './chat.js';
-import { planCombat, trackerAction } from './combat.js';
+import { planCombat, trackerEvent } from './combat.js';
 import { escapeHtml } from './escape.js';
 import { SWADE_NUMBERS, actorPayload, bridgeIdOf, defaultMapping, fingerprint, numbersUpdate, readMapping } from './mapping.js';
 import { statusTable, statusToggles } from './statuses.js';
@@ -121,10 +121,8 @@ export function createAdapter({ foundry, dom, connect, syncDelayMs = SYNC_DELAY_
     c.on('card', (card) => client === c && void onCard(card));
     c.on('status', (push) => client === c && onStatus(push));
     c.on('actor', (push) => client === c && onActor(push));
-    // card_update and combat_state: read off the socket too, whatever the core routes.
     c.on('card_update', (push) => client === c && void onCardUpdate(push));
-    c.socket?.on('card_update', (push) => client === c && void onCardUpdate(push));
-    c.socket?.on('combat_state', (push) => client === c && void onCombatState(push));
+    c.on('combat', (push) => client === c && void onCombatState(push));
     setConnection(c.state ?? 'connecting');
     return c;
   }
@@ -140,6 +138,7 @@ export function createAdapter({ foundry, dom, connect, syncDelayMs = SYNC_DELAY_
       for (const actor of body.actors) queueApply(actor.id, actor.statuses, actor.numbers);
       void syncAll();
     }
+    if (body.combat) void onCombatState(body.combat, true);
   }
 
   function onActor(push) {
@@ -218,9 +217,17 @@ export function createAdapter({ foundry, dom, connect, syncDelayMs = SYNC_DELAY_
     await foundry.updateMessage(message.id, { content: markUsed(message.content, flags.used), [`flags.${MODULE_ID}.used`]: flags.used });
   }
 
-  async function onCombatState(state) {
-    if (!isActiveGm()) return;
-    await foundry.runCombatOps(planCombat(state, foundry.combat(), foundryIdOf));
+  /** @type {Promise<unknown>} */
+  let combatQueue = Promise.resolve();
+
+  /** Mirrors a combat_state (pushes, or the welcome's) in order; replayed ones are older than the welcome's. */
+  function onCombatState(state, fromWelcome = false) {
+    if (!isActiveGm() || !state) return combatQueue;
+    if (!fromWelcome && welcome && Number.isSafeInteger(state.seq) && state.seq <= welcome.seq) return combatQueue;
+    combatQueue = combatQueue
+      .then(() => foundry.runCombatOps(planCombat(state, foundry.combat(), foundryIdOf)))
+      .catch((error) => foundry.notify('warn', String(error instanceof Error ? error.message : error)));
+    return combatQueue;
   }
 
   // -- actor sync (the active GM's client) ----------------------------------------
@@ -418,9 +425,8 @@ export function createAdapter({ foundry, dom, connect, syncDelayMs = SYNC_DELAY_
   function onTracker(what, options) {
     if (!client || !connected() || role() !== 'gm' || !isActiveGm() || foundry.fromUs(options)) return;
     if (options && typeof options === 'object' && 'direction' in options && Number(options.direction) < 0) return;
-    const all = [...actors.values()].flatMap((a) => a.buttons);
-    const button = trackerAction(what, all);
-    if (button) void client.request('gm_action', { action: button.action, params: { ...button.params } }).then((ack) => !ack.ok && fail(ack.error));
+    // The bridge owns the order: its combat_state push puts Foundry's tracker right again.
+    void client.request(trackerEvent(what), {}).then((ack) => !ack.ok && fail(ack.error));
   }
 
   // -- mapping dialog ---------------------------------------------------------------

@@ -1,14 +1,22 @@
 // @ts-check
-// Mirroring the bridge's combat into Foundry's combat tracker.
+// Mirroring the bridge's combat tracker (`combat_state`, protocol/v1/README.md)
+// into Foundry's combat tracker, and Foundry's next-turn / next-round buttons
+// back to the bridge.
 //
-// PROVISIONAL: the server has no `combat_state` push yet (issue 8). This is
-// written against the shape
-//   {seq, world, active, round, turn, combatants: [{actor, name, initiative, hidden}]}
-// where `turn` indexes `combatants` in the bridge's turn order.
+// The bridge's `order` is a list of slots (several actors act at once in a
+// slot: ties, groups); `current` lists who acts now. Foundry sorts combatants
+// by initiative, so each slot's actors get the same value, descending with
+// the slot's place in the order (the first slot the highest). Combatants
+// outside the order (held off a shared slot) get no initiative.
 
 /**
- * @typedef {{actor: string, name: string, initiative: number | null, hidden: boolean}} BridgeCombatant
- * @typedef {{seq: number, world: string, active: boolean, round: number, turn: number | null, combatants: BridgeCombatant[]}} CombatState
+ * @typedef {{id: string, name: string}} SlotActor
+ * @typedef {{actors: SlotActor[], label: string | null, data: Record<string, unknown>}} Slot
+ * @typedef {{actor: string, name: string, group: string | null, hidden: boolean, held: boolean,
+ *   acted: boolean, declared: Record<string, unknown>}} BridgeCombatant
+ * @typedef {{seq: number, world: string, active: boolean, round: number, phase: 'declare' | 'act' | null,
+ *   turn: number | null, current: string[], next_to_declare: string | null, order: Slot[],
+ *   combatants: BridgeCombatant[], data?: Record<string, unknown>}} CombatState
  * @typedef {{id: string, actorId: string | null, initiative: number | null, hidden: boolean}} FoundryCombatant
  * @typedef {{id: string, round: number, turn: number | null, combatants: FoundryCombatant[]}} FoundryCombat
  * @typedef {{ op: 'create' } | { op: 'end' } |
@@ -19,9 +27,23 @@
  */
 
 /**
+ * Each combatant's Foundry initiative from the bridge order.
+ * @param {CombatState} state
+ * @returns {Map<string, number | null>} bridge actor id -> initiative
+ */
+export function initiatives(state) {
+  /** @type {Map<string, number | null>} */
+  const out = new Map();
+  const slots = state.order ?? [];
+  slots.forEach((slot, index) => {
+    for (const actor of slot.actors) if (!out.has(actor.id)) out.set(actor.id, slots.length - index);
+  });
+  for (const c of state.combatants ?? []) if (!out.has(c.actor)) out.set(c.actor, null);
+  return out;
+}
+
+/**
  * The operations that make Foundry's combat match the bridge's.
- * Bridge initiative keeps the bridge order: Foundry sorts by initiative,
- * so combatants get descending values when the bridge gives none.
  * @param {CombatState} state
  * @param {FoundryCombat | null} combat the current Foundry combat (null: none)
  * @param {(bridgeId: string) => string | null} foundryActorId
@@ -37,21 +59,21 @@ export function planCombat(state, combat, foundryActorId) {
   if (!combat) ops.push({ op: 'create' });
   const existing = new Map((combat?.combatants ?? []).map((c) => [c.actorId, c]));
   const wanted = new Set();
-  const count = state.combatants.length;
-  state.combatants.forEach((entry, index) => {
+  const values = initiatives(state);
+  for (const entry of state.combatants ?? []) {
     const actorId = foundryActorId(entry.actor);
-    if (!actorId) return;
+    if (!actorId || wanted.has(actorId)) continue;
     wanted.add(actorId);
-    const initiative = Number.isFinite(entry.initiative) ? entry.initiative : count - index;
+    const initiative = values.get(entry.actor) ?? null;
+    const hidden = Boolean(entry.hidden);
     const have = existing.get(actorId);
-    if (!have) ops.push({ op: 'add', actorId, initiative, hidden: Boolean(entry.hidden) });
-    else if (have.initiative !== initiative || have.hidden !== Boolean(entry.hidden)) {
-      ops.push({ op: 'set', id: have.id, initiative, hidden: Boolean(entry.hidden) });
-    }
-  });
+    if (!have) ops.push({ op: 'add', actorId, initiative, hidden });
+    else if (have.initiative !== initiative || have.hidden !== hidden) ops.push({ op: 'set', id: have.id, initiative, hidden });
+  }
   for (const c of combat?.combatants ?? []) if (!c.actorId || !wanted.has(c.actorId)) ops.push({ op: 'remove', id: c.id });
-  const current = state.turn === null || state.turn === undefined ? null : state.combatants[state.turn];
-  const turnActor = current ? foundryActorId(current.actor) : null;
+  // Who acts now: the first of `current` that Foundry knows (none while declaring).
+  const acting = state.phase === 'act' ? state.current ?? [] : [];
+  const turnActor = acting.map((id) => foundryActorId(id)).find((id) => id && wanted.has(id)) ?? null;
   if (!combat || combat.round !== state.round || ops.length || turnActor !== null) {
     ops.push({ op: 'turn', round: state.round, turn: state.turn ?? null, actorId: turnActor });
   }
@@ -59,13 +81,10 @@ export function planCombat(state, combat, foundryActorId) {
 }
 
 /**
- * Which bridge GM action a Foundry tracker button stands for, or null.
+ * The bridge event a Foundry tracker button stands for.
  * @param {'round' | 'turn'} what
- * @template {{action: string, gm_only: boolean, event: string}} B
- * @param {B[]} buttons every GM button the world offers
- * @returns {B | null}
+ * @returns {'combat_next_round' | 'combat_next_turn'}
  */
-export function trackerAction(what, buttons) {
-  const wanted = what === 'round' ? ['next_round'] : ['next_turn', 'end_turn'];
-  return buttons.find((b) => b.gm_only && b.event === 'gm_action' && wanted.includes(b.action)) ?? null;
+export function trackerEvent(what) {
+  return what === 'round' ? 'combat_next_round' : 'combat_next_turn';
 }

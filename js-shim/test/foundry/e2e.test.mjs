@@ -139,3 +139,59 @@ test('a player connects with the player token and never creates cards while a GM
   assert.equal(player.fake.created.length, 0);
   assert.equal(player.fake.settings.get('vtt-bridge.gmToken').scope, 'client');
 });
+
+test("the bridge's combat tracker mirrored in Foundry's; Foundry's next turn / next round drive it", async (t) => {
+  const users = [{ id: 'gm1', name: 'GM', isGM: true }];
+  const gm = boot({ me: users[0], users, token: table.world.gm_token });
+  t.after(() => gm.adapter.stop());
+  const other = createBridgeClient({ url: table.server.url, token: table.world.gm_token, user: 'gm-other', io, parser });
+  t.after(() => other.close());
+  /** @type {any[]} */
+  const states = [];
+  other.on('combat', (push) => states.push(push));
+  await other.ready();
+  gm.fake.hooks.call('ready');
+  const api = gm.fake.g.game.modules.get('vtt-bridge').api;
+  await until(() => api.state === 'connected', 'connected');
+  gm.fake.addActor({ id: 'F-t1', name: 'T1', type: 'npc', flags: { 'vtt-bridge': { id: 'terrorista1' } } });
+  gm.fake.addActor({ id: 'F-t2', name: 'T2', type: 'npc', flags: { 'vtt-bridge': { id: 'terrorista2' } } });
+  const fid = { terrorista1: 'F-t1', terrorista2: 'F-t2' };
+
+  const started = await other.request('combat_start', { actors: ['terrorista1', 'terrorista2'], groups: {}, hidden: ['terrorista2'] });
+  assert.equal(started.ok, true, JSON.stringify(started));
+  const game = gm.fake.g.game;
+  /** Foundry's combat matches the bridge's latest state: combatants, hidden, round, who acts. */
+  const mirrored = () => {
+    const state = states.at(-1);
+    const combat = game.combat;
+    if (!state || !combat || combat.combatants.items.length !== 2) return false;
+    const acting = combat.turns[combat.turn ?? -1]?.actorId;
+    const order = state.order.flatMap((slot) => slot.actors.map((a) => fid[a.id]));
+    return combat.round === state.round && acting === fid[state.current[0]] &&
+      combat.turns.map((c) => c.actorId).slice(0, order.length).join() === order.join() &&
+      combat.combatants.items.find((c) => c.actorId === 'F-t2').hidden === true;
+  };
+  await until(() => states.length && mirrored(), `the combat in Foundry ${JSON.stringify(states.at(-1))}`);
+  const firstSeq = states.at(-1).seq;
+
+  // Foundry's "next turn": the bridge moves the turn, the push moves Foundry's.
+  gm.fake.hooks.call('combatTurn', game.combat, { turn: 1 }, { direction: 1 });
+  await until(() => states.at(-1).seq > firstSeq && mirrored(), 'the next turn mirrored');
+  const afterTurn = states.at(-1);
+  assert.ok(afterTurn.turn > 0 || afterTurn.round > 1, 'the turn moved on');
+
+  // Foundry's "next round".
+  const round = afterTurn.round;
+  gm.fake.hooks.call('combatRound', game.combat, { round: round + 1 }, { direction: 1 });
+  await until(() => states.at(-1).round === round + 1 && mirrored(), 'the next round mirrored');
+  // Going back in Foundry sends nothing.
+  const seq = states.at(-1).seq;
+  gm.fake.hooks.call('combatTurn', game.combat, { turn: 0 }, { direction: -1 });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(states.at(-1).seq, seq);
+
+  const ended = await other.request('combat_end', {});
+  assert.equal(ended.ok, true, JSON.stringify(ended));
+  await until(() => game.combat === null, 'the Foundry combat ended');
+  assert.deepEqual(gm.fake.notes.filter(([level]) => level === 'error'), []);
+});

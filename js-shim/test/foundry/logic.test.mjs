@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { askHtml, checkTargets, readAsk, sheetHtml } from '../../src/foundry/buttons.js';
 import { applyCardUpdate, cardMessageData, markUsed, rollsData, shouldCreateCard } from '../../src/foundry/chat.js';
-import { planCombat, trackerAction } from '../../src/foundry/combat.js';
+import { initiatives, planCombat, trackerEvent } from '../../src/foundry/combat.js';
 import { actorPayload, genericSheet, numbersUpdate, readMapping, swadeDamage, swadeSheet } from '../../src/foundry/mapping.js';
 import { CORE_STATUS, SWADE_STATUS, statusToggles } from '../../src/foundry/statuses.js';
 import { SWADE_ACTOR } from './fake-foundry.mjs';
@@ -140,31 +140,42 @@ test('buttons: escaped markup, ask forms, params and targets', () => {
   assert.deepEqual(checkTargets(actor.buttons[0], ['x']), { ok: true, targets: [] });
 });
 
-test('combat_state (provisional shape) becomes combat tracker operations', () => {
-  const ids = { luca: 'F1', vito: 'F2', nadie: null };
-  const state = { seq: 9, world: 'w', active: true, round: 2, turn: 1, combatants: [
-    { actor: 'luca', name: 'Luca', initiative: null, hidden: false },
-    { actor: 'vito', name: 'Vito', initiative: null, hidden: true },
-    { actor: 'nadie', name: '?', initiative: 5, hidden: false },
-  ] };
+test('combat_state becomes combat tracker operations', () => {
+  const ids = { luca: 'F1', vito: 'F2', nadie: null, rocco: 'F3' };
+  const slot = (actors, label = null) => ({ actors: actors.map((id) => ({ id, name: id })), label, data: {} });
+  const who = (actor, extra = {}) => ({ actor, name: actor, group: null, hidden: false, held: false, acted: false, declared: {}, ...extra });
+  const state = {
+    seq: 9, world: 'w', active: true, round: 2, phase: 'act', turn: 1, current: ['vito', 'rocco'], next_to_declare: null,
+    order: [slot(['luca'], 'K♠'), slot(['vito', 'rocco'], '7♥'), slot(['nadie'])],
+    combatants: [who('luca', { acted: true }), who('vito', { hidden: true }), who('rocco'), who('nadie')],
+    data: {},
+  };
+  assert.deepEqual(Object.fromEntries(initiatives(state)), { luca: 3, vito: 2, rocco: 2, nadie: 1 });
   assert.deepEqual(planCombat(state, null, (id) => ids[id]), [
     { op: 'create' },
     { op: 'add', actorId: 'F1', initiative: 3, hidden: false },
     { op: 'add', actorId: 'F2', initiative: 2, hidden: true },
+    { op: 'add', actorId: 'F3', initiative: 2, hidden: false },
     { op: 'turn', round: 2, turn: 1, actorId: 'F2' },
   ]);
   const current = { id: 'c', round: 2, turn: 0, combatants: [
     { id: 'x1', actorId: 'F1', initiative: 3, hidden: false },
+    { id: 'x3', actorId: 'F3', initiative: 1, hidden: false },
     { id: 'x9', actorId: 'F9', initiative: 1, hidden: false },
   ] };
   assert.deepEqual(planCombat(state, current, (id) => ids[id]), [
     { op: 'add', actorId: 'F2', initiative: 2, hidden: true },
+    { op: 'set', id: 'x3', initiative: 2, hidden: false },
     { op: 'remove', id: 'x9' },
     { op: 'turn', round: 2, turn: 1, actorId: 'F2' },
   ]);
+  // A held actor off a shared slot has no initiative; while declaring nobody acts.
+  const held = { ...state, phase: 'declare', current: [], order: [slot(['luca']), slot(['rocco'])], combatants: [who('luca'), who('vito', { held: true }), who('rocco')] };
+  assert.equal(initiatives(held).get('vito'), null);
+  const ops = planCombat(held, null, (id) => ids[id]);
+  assert.deepEqual(ops.at(-1), { op: 'turn', round: 2, turn: 1, actorId: null });
   assert.deepEqual(planCombat({ ...state, active: false }, current, () => null), [{ op: 'end' }]);
   assert.deepEqual(planCombat({ ...state, active: false }, null, () => null), []);
-  const buttons = [{ action: 'next_round', gm_only: true, event: 'gm_action' }, { action: 'trait', gm_only: false, event: 'roll' }];
-  assert.equal(trackerAction('round', buttons)?.action, 'next_round');
-  assert.equal(trackerAction('turn', buttons), null);
+  assert.equal(trackerEvent('round'), 'combat_next_round');
+  assert.equal(trackerEvent('turn'), 'combat_next_turn');
 });
