@@ -10,6 +10,9 @@
 //   !vtt-bridge turn add token=<id> name=<name> pr=<value>
 //   !vtt-bridge turn remove token=<id> name=<name>
 //   !vtt-bridge turn clear
+//   !vtt-bridge turn set list=<JSON [[token id|null, name, pr], ...]>
+//                      the whole turn order from the bridge's combat tracker,
+//                      top entry first (null token: a custom entry named name)
 //   !vtt-bridge trust name=<player display name>     (GM only)
 //   !vtt ...   any player's command (macros, abilities): whispered back to
 //              that player with their secret, for their userscript to send
@@ -169,7 +172,31 @@ var VttBridgeMod = VttBridgeMod || (function () {
     }
   }
 
+  function setTurnOrder(args, msg) {
+    var list;
+    try {
+      list = JSON.parse(args.list || '[]');
+    } catch (e) {
+      reply(msg, 'vtt-bridge: bad turn list');
+      return;
+    }
+    if (!Array.isArray(list)) return;
+    var order = [];
+    list.forEach(function (entry) {
+      if (!Array.isArray(entry)) return;
+      var name = String(entry[1] == null ? '' : entry[1]);
+      var pr = String(entry[2] == null ? '' : entry[2]);
+      var token = entry[0] ? tokensFor({ token: String(entry[0]), name: name })[0] : entry[0] === null ? null : tokensFor({ name: name })[0];
+      if (token) order.push({ id: token.id, pr: pr, custom: '', _pageid: token.get('_pageid') });
+      else order.push({ id: '-1', pr: pr, custom: name }); // no token on the board: by name
+    });
+    Campaign().set('turnorder', JSON.stringify(order));
+  }
   function applyTurn(action, args, msg) {
+    if (action === 'set') {
+      setTurnOrder(args, msg);
+      return;
+    }
     var order = turnOrder();
     if (action === 'clear') {
       order = [];
@@ -238,7 +265,7 @@ var VttBridgeMod = VttBridgeMod || (function () {
       applyStatus(parseArgs(words), msg);
     } else if (verb === 'turn') {
       var action = words.shift() || '';
-      if (action === 'add' || action === 'remove' || action === 'clear') applyTurn(action, parseArgs(words), msg);
+      if (action === 'add' || action === 'remove' || action === 'clear' || action === 'set') applyTurn(action, parseArgs(words), msg);
     }
   }
 

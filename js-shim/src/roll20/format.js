@@ -102,3 +102,32 @@ export function statusCommand(status) {
     n: numbers,
   });
 }
+
+/**
+ * The Roll20 turn order for a `combat_state`: the slots from whoever acts now
+ * to the end of the order, then the ones that already came (Roll20's top entry
+ * is the current turn), and a "round" entry last. `actors` (bridge id ->
+ * actor) give the tokens; a hidden combatant goes in as a custom entry named
+ * `unknown`, so its token's name never shows. Returns `!vtt-bridge turn set`
+ * (or `turn clear` once combat ends).
+ */
+export function turnOrderCommand(combat, actors, { unknown = '?', round = 'Round' } = {}) {
+  if (!combat?.active) return bridgeCommand('turn clear');
+  const hidden = new Set((combat.combatants ?? []).filter((c) => c.hidden).map((c) => c.actor));
+  const slots = combat.order ?? [];
+  const start = combat.phase === 'act' && Number.isInteger(combat.turn) && combat.turn >= 0 && combat.turn < slots.length ? combat.turn : 0;
+  const rotated = [...slots.slice(start), ...slots.slice(0, start)];
+  const entries = [];
+  rotated.forEach((slot) => {
+    const pr = slot.label ?? String(slots.length - slots.indexOf(slot));
+    for (const { id, name } of slot.actors) {
+      const actor = actors.get(id);
+      if (hidden.has(id)) entries.push({ custom: unknown, pr });
+      else entries.push({ token: actor?.token ?? '', name: actor?.name ?? name, pr });
+    }
+  });
+  entries.push({ custom: round, pr: String(combat.round) });
+  // Compact: [token, name, pr] for a token, [null, custom, pr] for a custom entry.
+  const list = entries.map((e) => (e.custom !== undefined ? [null, e.custom, e.pr] : [e.token, e.name, e.pr]));
+  return bridgeCommand('turn set', { list: JSON.stringify(list) });
+}

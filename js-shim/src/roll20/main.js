@@ -9,7 +9,7 @@ import parser from 'socket.io-msgpack-parser';
 import { createBridgeClient, newRequestId } from '../core/index.js';
 import { createChatBox, SELECTORS } from './chat-dom.js';
 import { convertParam, findActor, isVttCommand, messages, parseCommand, tokenize } from './commands.js';
-import { bridgeCommand, formatCard, parseCardButton, statusCommand } from './format.js';
+import { bridgeCommand, formatCard, parseCardButton, statusCommand, turnOrderCommand } from './format.js';
 import { openSettings, readConfig } from './settings.js';
 
 const TEXT = {
@@ -21,6 +21,8 @@ const TEXT = {
     used: 'ese botón ya se usó.',
     notConnected: 'no hay conexión con el puente.',
     turnUsage: 'Uso: !vtt turn <actor> <valor> · !vtt turn clear',
+    unknown: 'Desconocido',
+    round: 'Asalto',
     ask: (label, name, choices) => `${label}: ${name}${choices ? ` (${choices})` : ''}`,
   },
   en: {
@@ -31,6 +33,8 @@ const TEXT = {
     used: 'that button was already used.',
     notConnected: 'not connected to the bridge.',
     turnUsage: 'Usage: !vtt turn <actor> <value> · !vtt turn clear',
+    unknown: 'Unknown',
+    round: 'Round',
     ask: (label, name, choices) => `${label}: ${name}${choices ? ` (${choices})` : ''}`,
   },
 };
@@ -53,6 +57,8 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
     startedAt: Date.now(),
     greeted: false,
     posted: [],
+    combat: null, // the latest combat_state
+    combatSent: null, // the turn-order command last sent to the Mod
   };
   const text = () => TEXT[state.locale] ?? TEXT.es;
   const body = doc.body;
@@ -98,13 +104,27 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
     for (const link of list.querySelectorAll('a[href]')) decorate(link);
   }
 
+  /** An undo released a used button: it works again. */
+  function markReleased(cardId, action) {
+    state.used.delete(`${cardId}|${action}`);
+    const list = chat.messages();
+    if (!list) return;
+    for (const link of list.querySelectorAll('a[href]')) decorate(link);
+  }
+
   function decorate(link) {
     const press = parseCardButton(link.getAttribute('href'));
-    if (press && state.used.has(`${press.card}|${press.action}`)) {
+    if (!press) return;
+    if (state.used.has(`${press.card}|${press.action}`)) {
       link.classList.add('vtt-used');
       link.setAttribute('aria-disabled', 'true');
       link.style.opacity = '0.5';
       link.style.pointerEvents = 'none';
+    } else if (link.classList.contains('vtt-used')) {
+      link.classList.remove('vtt-used');
+      link.removeAttribute('aria-disabled');
+      link.style.opacity = '';
+      link.style.pointerEvents = '';
     }
   }
 
@@ -132,8 +152,29 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
     return { ok: true };
   }
 
-  /** A one-actor initiative card with a "Total N" line goes into the turn order. */
+  /** The GM's userscript fills Roll20's turn order from the bridge's combat tracker. */
+  function syncTurnOrder() {
+    if (state.role !== 'gm' || state.mod !== 'yes' || !state.combat) return;
+    const command = turnOrderCommand(state.combat, state.actors, { unknown: text().unknown, round: text().round });
+    if (command === state.combatSent) return;
+    state.combatSent = command;
+    sendToMod(command);
+  }
+
+  function onCombat(combat) {
+    if (state.combat && Number.isSafeInteger(combat.seq) && combat.seq < state.combat.seq) return;
+    // A start after nothing, or a replayed end, needs no turn-order change.
+    if (!combat.active && !state.combat?.active && state.combatSent === null) {
+      state.combat = combat;
+      return;
+    }
+    state.combat = combat;
+    syncTurnOrder();
+  }
+
+  /** A one-actor initiative card with a "Total N" line goes into the turn order (no tracker running). */
   function initiativeToTurn(card) {
+    if (state.combat?.active) return;
     if (card.kind !== 'initiative' || !card.speaker || state.mod !== 'yes' || state.role !== 'gm') return;
     const lines = (card.sections ?? []).flatMap((s) => s.lines ?? []);
     const total = lines.map((l) => /^Total (-?\d+)$/.exec(l.trim())).find(Boolean);
@@ -240,6 +281,7 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
         chat.notice(text().mod);
         for (const status of state.pending.values()) sendToMod(statusCommand(status));
         state.pending.clear();
+        syncTurnOrder();
       }
       return;
     }
@@ -278,6 +320,7 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
     state.locale = welcome.locale || state.locale;
     state.actors = new Map(welcome.actors.map((a) => [a.id, a]));
     body.dataset.vttRole = welcome.role;
+    if (welcome.combat) onCombat(welcome.combat);
     if (state.greeted) return;
     state.greeted = true;
     chat.notice(text().connected(welcome.world?.name ?? '', welcome.role));
@@ -316,9 +359,12 @@ export function startRoll20Bridge(config, { doc = document, win = window, select
     forwardStatus(status);
   });
 
-  client.socket.on('card_update', (update) => {
+  client.on('card_update', (update) => {
     for (const action of update.used ?? []) markUsed(update.card_id, action);
+    for (const action of update.released ?? []) markReleased(update.card_id, action);
   });
+
+  client.on('combat', (combat) => onCombat(combat));
 
   return {
     client,

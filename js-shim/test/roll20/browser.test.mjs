@@ -21,7 +21,7 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHIM = join(REPO, 'js-shim');
 const FILES = {
   '/': join(SHIM, 'test/roll20/fixture.html'),
-  '/fake-roll20-api.js': join(SHIM, 'test/roll20/fake-roll20-api.js'),
+  '/fake-roll20-api.js': join(SHIM, 'test-helpers/fake-roll20-api.js'),
   '/vtt-bridge.user.js': join(SHIM, 'dist/roll20/vtt-bridge.user.js'),
   '/vtt-bridge-mod.js': join(SHIM, 'dist/roll20/vtt-bridge-mod.js'),
 };
@@ -58,7 +58,8 @@ describe('the Roll20 userscript in a browser', () => {
       `No Chromium at ${CHROMIUM}. Install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM=/path/to/chromium.`,
     );
     await promisify(execFile)('node', ['build-roll20.mjs'], { cwd: SHIM });
-    table = await startTable();
+    // Seeded dice: the same attacks hit every run, however loaded the machine is.
+    table = await startTable({ diceSeed: 7 });
     const { client } = connect(table.server.url, table.world.gm_token, 'setup');
     assert.equal(await client.ready(), true);
     const aldara = client.welcome.actors.find((a) => a.id === 'aldara');
@@ -103,28 +104,37 @@ describe('the Roll20 userscript in a browser', () => {
     await page.click('#textchat-input .btn');
   }
 
+  // Bounded waits, long enough for a loaded machine (the whole suite runs Chromium and servers).
+  const CARD_WAIT_MS = 45000;
+
+  /** Waits for a new card after `before` cards; a readable failure with what the page showed. */
+  async function waitForNewCard(page, before, what) {
+    await page
+      .waitForFunction((n) => document.querySelectorAll('#textchat .content .sheet-rolltemplate-default').length > n, before, {
+        timeout: CARD_WAIT_MS,
+      })
+      .catch(async (error) => {
+        const notices = await page.locator('.vtt-notice').allTextContents();
+        throw new Error(`${what}: ${error.message}; notices: ${notices.join(' | ')}`);
+      });
+  }
+
   /** Attacks Bruno until a hit's card carries a follow-up button; returns that button. */
   async function attackUntilHit(page) {
-    for (let tries = 0; tries < 10; tries += 1) {
+    for (let tries = 0; tries < 20; tries += 1) {
       const before = await cards(page).count();
       await say(page, '!vtt aldara attack espada @bruno');
-      await page.waitForFunction(
-        (n) => document.querySelectorAll('#textchat .content .sheet-rolltemplate-default').length > n,
-        before,
-      );
+      await waitForNewCard(page, before, `attack ${tries + 1}`);
       const links = cards(page).last().locator('a[href^="!vtt-card "]');
       if (await links.count()) return links.first();
     }
-    throw new Error('no attack hit in 10 tries');
+    throw new Error('no attack hit in 20 tries');
   }
 
   async function pressAndWaitForFollowUp(page, button) {
     const before = await cards(page).count();
     await button.click();
-    await page.waitForFunction(
-      (n) => document.querySelectorAll('#textchat .content .sheet-rolltemplate-default').length > n,
-      before,
-    );
+    await waitForNewCard(page, before, 'the follow-up card');
   }
 
   test('GM: a chat command posts a card, a card button its follow-up, a status reaches the Mod script', async () => {
@@ -185,6 +195,32 @@ describe('the Roll20 userscript in a browser', () => {
     assert.equal(typeof bars[0], 'number');
     assert.equal(bars[1], 24);
     assert.equal(bars[2], false);
+    // The bridge's combat tracker fills Roll20's turn order (through the Mod script):
+    // whoever acts now on top, the round last; next turn rotates it; the end clears it.
+    const { client: tracker } = connect(table.server.url, table.world.gm_token, 'tracker-gm');
+    assert.equal(await tracker.ready(), true);
+    const started = await tracker.request('combat_start', { actors: ['aldara', 'bruno'], groups: {}, hidden: [] });
+    assert.equal(started.ok, true, JSON.stringify(started));
+    const turnOrder = () => gm.evaluate(() => JSON.parse(Campaign().get('turnorder') || '[]'));
+    const tokenOf = { '-Mtok1': 'aldara', '-Mtok2': 'bruno' };
+    const filled = await gm.waitForFunction(() => {
+      const list = JSON.parse(Campaign().get('turnorder') || '[]');
+      return list.length === 3 && list.at(-1).id === '-1' && list;
+    });
+    let order20 = await filled.jsonValue();
+    assert.deepEqual(order20.slice(0, 2).map((e) => tokenOf[e.id]).sort(), ['aldara', 'bruno']);
+    assert.equal(order20[2].pr, '1', 'round 1');
+    const top = order20[0].id;
+    const next = await tracker.request('combat_next_turn', {});
+    assert.equal(next.ok, true, JSON.stringify(next));
+    await gm.waitForFunction((was) => JSON.parse(Campaign().get('turnorder') || '[]')[0]?.id !== was, top);
+    order20 = await turnOrder();
+    assert.equal(order20.length, 3);
+    const ended = await tracker.request('combat_end', {});
+    assert.equal(ended.ok, true, JSON.stringify(ended));
+    await gm.waitForFunction(() => Campaign().get('turnorder') === '[]');
+    tracker.close();
+
     // The Mod's pong was hidden; no Mod refusal was shown.
     assert.equal(await gm.locator('.message:text("only the GM")').count(), 0);
     await gm.screenshot({ path: '/tmp/roll20-gm.png' });

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import vm from 'node:vm';
-import { bridgeCommand, statusCommand } from '../../src/roll20/format.js';
+import { bridgeCommand, statusCommand, turnOrderCommand } from '../../src/roll20/format.js';
 
 const MOD = readFileSync(new URL('../../src/roll20-mod/vtt-bridge-mod.js', import.meta.url), 'utf8');
-const FAKE = readFileSync(new URL('./fake-roll20-api.js', import.meta.url), 'utf8');
+const FAKE = readFileSync(new URL('../../test-helpers/fake-roll20-api.js', import.meta.url), 'utf8');
 
 function sandbox() {
   const context = vm.createContext({});
@@ -95,6 +95,44 @@ describe('the Roll20 Mod script', () => {
     api.say('gm1', bridgeCommand('turn remove', { token: '-Mtok2' }));
     assert.equal(JSON.parse(api.campaign.get('turnorder')).length, 1);
     api.say('gm1', '!vtt-bridge turn clear');
+    assert.equal(api.campaign.get('turnorder'), '[]');
+  });
+
+  test("fills the turn order from the bridge's combat tracker", () => {
+    const { api, aldara, bruno } = sandbox();
+    const actors = new Map([
+      ['aldara', { id: 'aldara', name: 'Aldara', token: '-Mtok1' }],
+      ['bruno', { id: 'bruno', name: 'Bruno', token: null }],
+      ['malo', { id: 'malo', name: 'Malo', token: '-Mtok9' }],
+      ['suelto', { id: 'suelto', name: 'Sin ficha', token: null }],
+    ]);
+    const slot = (ids, label) => ({ actors: ids.map((id) => ({ id, name: actors.get(id).name })), label, data: {} });
+    const combat = {
+      seq: 4, active: true, round: 2, phase: 'act', turn: 1, current: ['bruno', 'malo'],
+      order: [slot(['aldara'], 'K♠'), slot(['bruno', 'malo'], '7♥'), slot(['suelto'], null)],
+      combatants: ['aldara', 'bruno', 'malo', 'suelto'].map((actor) => ({ actor, hidden: actor === 'malo' })),
+    };
+    api.say('gm1', turnOrderCommand(combat, actors, { unknown: 'Desconocido', round: 'Asalto' }));
+    const order = JSON.parse(api.campaign.get('turnorder'));
+    // From whoever acts now, round-robin; the hidden one by a custom name; the round last.
+    assert.deepEqual(
+      order.map((e) => [e.id, e.pr, e.custom]),
+      [
+        [bruno.id, '7♥', ''],
+        ['-1', '7♥', 'Desconocido'],
+        ['-1', '1', 'Sin ficha'],
+        [aldara.id, 'K♠', ''],
+        ['-1', '2', 'Asalto'],
+      ],
+    );
+    assert.equal(order[0]._pageid, 'page1');
+    // While declaring, the order from the top; the end clears it.
+    api.say('gm1', turnOrderCommand({ ...combat, phase: 'declare', current: [] }, actors));
+    assert.equal(JSON.parse(api.campaign.get('turnorder'))[0].id, aldara.id);
+    api.say('gm1', turnOrderCommand({ active: false }, actors));
+    assert.equal(api.campaign.get('turnorder'), '[]');
+    // Players may not set it.
+    api.say('p1', turnOrderCommand(combat, actors));
     assert.equal(api.campaign.get('turnorder'), '[]');
   });
 
