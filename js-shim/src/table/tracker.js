@@ -152,25 +152,46 @@ export function createTracker(root, { send }) {
     return form;
   }
 
+  /** The system's own declaration fields: the actor's `declare` sheet button, else its initiative plan. */
+  function declareButton(actor) {
+    const buttons = actor?.buttons ?? [];
+    const declare = buttons.find((b) => b.action === 'declare');
+    if (declare) return { params: declare.params ?? {}, ask: declare.ask ?? [] };
+    const initiative = buttons.find((b) => b.action === 'initiative' && b.ask?.length);
+    // (its own `declare` switch belongs to the sheet action, not to the tracker's declaration)
+    if (initiative) return { params: {}, ask: initiative.ask.filter((q) => q.name !== 'declare') };
+    return { params: {}, ask: [] };
+  }
+
   function declareForm(actorId) {
     const actor = view.actors.find((a) => a.id === actorId);
-    // The system's own declaration fields, when the actor's sheet has a `declare` button.
-    const button = actor?.buttons?.find((b) => b.action === 'declare');
+    const button = declareButton(actor);
     const name = view.combat.combatants.find((c) => c.actor === actorId)?.name ?? actorId;
     const form = askForm({
       title: `${t('combat.declare')} · ${name}`,
-      ask: button?.ask ?? [],
+      ask: button.ask,
       onCancel: () => {
         ui.declaring = null;
         render();
       },
       onSubmit: async ({ params }) => {
-        const all = { ...(button?.params ?? {}), ...params, ...readKeyValues(form) };
+        const all = { ...button.params, ...params, ...readKeyValues(form) };
         const ack = await send('combat_declare', { actor: actorId, params: all });
         if (ack.ok) {
           ui.declaring = null;
           render();
+          return;
         }
+        // The system names the parameter it wants (`params.plan`): offer a row for it.
+        const wanted = /^params\.(.+)$/.exec(ack.error?.field ?? '')?.[1];
+        const live = root.querySelector('.tracker-declare');
+        if (!wanted || !live || live.querySelector(`[data-param="${CSS.escape(wanted)}"]`)) return;
+        const keys = [...live.querySelectorAll('[data-kv-key]')];
+        if (keys.some((k) => k.value.trim() === wanted)) return;
+        const free = keys.find((k) => !k.value.trim());
+        if (!free) return;
+        free.value = wanted;
+        live.querySelector(`[data-kv-value="${free.dataset.kvKey}"]`)?.focus();
       },
     });
     form.classList.add('tracker-declare');
@@ -251,7 +272,8 @@ export function createTracker(root, { send }) {
     combat.order.forEach((slot, index) => {
       const isCurrent = combat.phase === 'act' && index === combat.turn;
       const label = slot.label ?? '';
-      const data = pairs(slot.data);
+      const hiddenHere = view.role !== 'gm' && slot.actors.some((a) => byId.get(a.id)?.hidden);
+      const data = hiddenHere ? '' : pairs(slot.data);
       order.append(
         el(
           'li',
