@@ -13,7 +13,7 @@ import pytest
 import socketio
 from aiohttp import web
 
-from bridge.server import create_app
+from bridge.server import BRIDGE_KEY, create_app
 from bridge.store import AsyncStore, SQLiteStore
 from bridge.worlds import CreatedWorld, create_world
 from rules.dice import DiceSource, ScriptedDice, SeededDice
@@ -160,7 +160,9 @@ class Env:
                 await client.close()
         self.clients.clear()
         path = self.store.path
-        await self.server.close()
+        # The old server stops taking requests and is closed with the fixture at the end
+        # (closing it here hangs under pytest-asyncio). Its memory is simply not used again.
+        self.app[BRIDGE_KEY].shutting_down = True
         self.store = SQLiteStore(path)
         app = create_app(AsyncStore(self.store), self.registry, dice_factory=self.dice.next)
         self.server = await self.factory(app, host="127.0.0.1")
