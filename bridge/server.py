@@ -389,9 +389,7 @@ class Bridge:
             released_follow_ups=result.released_follow_ups,
         )
         try:
-            await self.store.run(
-                self.store.sync.append, runtime.world.id, record, world_to_json(result.world)
-            )
+            await self.store.append(runtime.world.id, record, world_to_json(result.world))
         except StoreError:
             log.exception("store refused event %s of world %s", seq, runtime.world.id)
             return self._error("store_error", session.locale)

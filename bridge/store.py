@@ -290,53 +290,77 @@ class SQLiteStore:
         Raises :class:`SeqConflict` when the world is not at ``event.seq - 1`` and
         :class:`StoreError` when anything else fails; either way nothing is written.
         """
+        (error,) = self.append_many([(world_id, event, state)])
+        if error is not None:
+            raise error
+
+    def append_many(
+        self, items: list[tuple[str, NewEvent, dict[str, Any]]]
+    ) -> list[StoreError | None]:
+        """Group commit: every item in its own savepoint, one transaction, one sync to disk.
+
+        An item that fails is rolled back alone and gets its error; the others are written.
+        If the commit itself fails, every item gets the error and nothing is written.
+        """
+        results: list[StoreError | None] = []
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise StoreError(str(exc)) from exc
+                return [StoreError(str(exc)) for _ in items]
             try:
-                updated = self._db.execute(
-                    "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
-                    (event.seq, _dumps(state), world_id, event.seq - 1),
-                ).rowcount
-                if updated != 1:
-                    raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
-                self._db.execute(
-                    f"INSERT INTO events ({self._EVENT_COLUMNS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        world_id,
-                        event.seq,
-                        event.request_id,
-                        event.event,
-                        event.user,
-                        event.role,
-                        _dumps(event.payload),
-                        event.payload_hash,
-                        _dumps(event.draws),
-                        _dumps(event.pushes),
-                        None if event.undo is None else _dumps(event.undo),
-                        event.created_at,
-                    ),
-                )
-                self._db.executemany(
-                    "INSERT INTO used_follow_ups (world_id, card_id, action, seq)"
-                    " VALUES (?, ?, ?, ?)",
-                    [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
-                )
-                self._db.executemany(
-                    "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
-                    [(world_id, card, action) for card, action in event.released_follow_ups],
-                )
+                for world_id, event, state in items:
+                    self._db.execute("SAVEPOINT item")
+                    try:
+                        self._write(world_id, event, state)
+                    except (StoreError, sqlite3.Error, ValueError) as exc:
+                        self._db.execute("ROLLBACK TO item")
+                        self._db.execute("RELEASE item")
+                        results.append(exc if isinstance(exc, StoreError) else StoreError(str(exc)))
+                        continue
+                    self._db.execute("RELEASE item")
+                    results.append(None)
                 self._db.execute("COMMIT")
             except BaseException as exc:
                 self._db.execute("ROLLBACK")
-                if isinstance(exc, StoreError):
-                    raise
                 if isinstance(exc, sqlite3.Error | ValueError):
-                    raise StoreError(str(exc)) from exc
+                    return [StoreError(str(exc)) for _ in items]
                 raise
+        return results
+
+    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+        updated = self._db.execute(
+            "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
+            (event.seq, _dumps(state), world_id, event.seq - 1),
+        ).rowcount
+        if updated != 1:
+            raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
+        self._db.execute(
+            f"INSERT INTO events ({self._EVENT_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                world_id,
+                event.seq,
+                event.request_id,
+                event.event,
+                event.user,
+                event.role,
+                _dumps(event.payload),
+                event.payload_hash,
+                _dumps(event.draws),
+                _dumps(event.pushes),
+                None if event.undo is None else _dumps(event.undo),
+                event.created_at,
+            ),
+        )
+        self._db.executemany(
+            "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
+            [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
+        )
+        self._db.executemany(
+            "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
+            [(world_id, card, action) for card, action in event.released_follow_ups],
+        )
 
 
 class AsyncStore:
@@ -345,6 +369,38 @@ class AsyncStore:
     def __init__(self, store: SQLiteStore) -> None:
         self.sync = store
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-store")
+        self._pending: list[tuple[str, NewEvent, dict[str, Any], asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    async def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+        """Durably write one event; events of other worlds arriving meanwhile share its commit.
+
+        Returns only once the transaction holding this event is on disk (group commit:
+        nothing is acknowledged before it is durable). Raises StoreError as ``append``.
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._pending.append((world_id, event, state, future))
+        if self._flusher is None or self._flusher.done():
+            # One flusher task at a time, not tied to any request (a cancelled request
+            # must not leave others waiting).
+            self._flusher = loop.create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                errors = await self.run(self.sync.append_many, [(w, e, s) for w, e, s, _ in batch])
+            except Exception as exc:  # the store thread itself failed: nothing was written
+                errors = [StoreError(str(exc)) for _ in batch]
+            for (_, _, _, future), error in zip(batch, errors, strict=True):
+                if future.done():
+                    continue
+                if error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(error)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

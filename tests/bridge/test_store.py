@@ -1,0 +1,103 @@
+"""The SQLite store: one transaction per event (or per group), seq order, idempotency keys."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bridge.store import AsyncStore, NewEvent, SeqConflict, SQLiteStore, StoreError
+
+STATE = {"id": "w", "name": "w", "system": "o3d10", "settings": {}, "actors": {}, "data": {}}
+
+
+def event(seq: int, request: str | None = None) -> NewEvent:
+    return NewEvent(
+        seq,
+        request or f"req-{seq:04d}",
+        "roll",
+        "ana",
+        "player",
+        {"n": seq},
+        "hash",
+        [[10, seq % 10 + 1]],
+        [{"type": "x", "n": seq}],
+        None,
+        "now",
+    )
+
+
+def store_with(tmp_path: Path, *worlds: str) -> SQLiteStore:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    for world in worlds:
+        store.create_world(
+            world, world, "o3d10", f"g-{world}", f"p-{world}", {**STATE, "id": world}, "now"
+        )
+    return store
+
+
+def test_append_keeps_seq_gap_free_and_request_ids_unique(tmp_path: Path) -> None:
+    store = store_with(tmp_path, "w")
+    store.append("w", event(1), {**STATE, "n": 1})
+    with pytest.raises(SeqConflict):
+        store.append("w", event(3), STATE)
+    with pytest.raises(StoreError):
+        store.append("w", event(2, "req-0001"), STATE)  # the same request id again
+    store.append("w", event(2), {**STATE, "n": 2})
+    row = store.load_world("w")
+    assert row is not None and (row.seq, row.state["n"]) == (2, 2)
+    assert [e.seq for e in store.events_after("w", 0)] == [1, 2]
+    found = store.find_request("w", "req-0002")
+    assert found is not None and found.pushes == [{"type": "x", "n": 2}]
+    assert store.initial_state("w") == STATE
+
+
+def test_a_failed_item_of_a_group_leaves_the_others_written(tmp_path: Path) -> None:
+    store = store_with(tmp_path, "a", "b")
+    errors = store.append_many(
+        [("a", event(1), STATE), ("b", event(5), STATE), ("b", event(1), STATE)]
+    )
+    assert errors[0] is None and isinstance(errors[1], SeqConflict) and errors[2] is None
+    assert [store.load_world(w).seq for w in ("a", "b")] == [1, 1]  # type: ignore[union-attr]
+
+
+def test_tokens_and_schema(tmp_path: Path) -> None:
+    store = store_with(tmp_path, "w")
+    assert store.find_token("g-w") == ("w", "gm")
+    assert store.find_token("p-w") == ("w", "player")
+    assert store.find_token("nope") is None
+    store.close()
+    db = sqlite3.connect(tmp_path / "s.sqlite3")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.execute("PRAGMA user_version = 99")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="schema version 99"):
+        SQLiteStore(tmp_path / "s.sqlite3")
+
+
+async def test_group_commit_writes_concurrent_worlds_together(tmp_path: Path) -> None:
+    sync = store_with(tmp_path, *[f"w{i}" for i in range(8)])
+    calls: list[int] = []
+    original = sync.append_many
+
+    def counting(items: list[tuple[str, NewEvent, dict[str, object]]]) -> list[object]:
+        calls.append(len(items))
+        return original(items)  # type: ignore[arg-type]
+
+    sync.append_many = counting  # type: ignore[method-assign,assignment]
+    store = AsyncStore(sync)
+
+    async def world(index: int) -> None:
+        for seq in range(1, 11):
+            await store.append(f"w{index}", event(seq), STATE)
+
+    await asyncio.gather(*(world(i) for i in range(8)))
+    assert sum(calls) == 80 and len(calls) < 80, calls
+    assert all(sync.load_world(f"w{i}").seq == 10 for i in range(8))  # type: ignore[union-attr]
+    with pytest.raises(SeqConflict):
+        await store.append("w0", event(99), STATE)
+    await store.close()
