@@ -137,6 +137,7 @@ async def test_a_combat_from_its_first_initiative_to_its_last_round(env: Env) ->
     assert order(state) == [(["bruno"], "12 (10)"), (["ines"], "11 (8)"), (["maton"], "10 (5)")]
     assert state["order"][1]["data"] == {"primary": 11, "secondary": 8}
     assert state["data"]["modifiers"] == {"ines": [{"key": "stunned", "value": -5}]}
+    assert state["data"]["base"] == {"bruno": 12, "ines": 16, "maton": 10}
     # 2º Declarations, lowest first; nothing happens before they are in.
     assert state["next_to_declare"] == "ines"
     refused(await combat(gm, "combat_next_turn"), "declarations_pending")
