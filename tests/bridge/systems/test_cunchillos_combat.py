@@ -11,16 +11,12 @@ head wound (stunned 2 rounds: -5 initiative, a timer that runs out at the end of
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bridge.server import create_app
-from bridge.store import AsyncStore, SQLiteStore
 from support.live import Client, Env, give, make_env, rid
 
 SYSTEM = "cunchillos"
@@ -50,21 +46,6 @@ class Log:
         return sum(
             1 for c in self.cards for s in c["sections"] for line in s["lines"] if line == text
         )
-
-
-async def restart(env: Env) -> None:
-    """``Env.restart`` with a bounded ``server.close()``: with python-engineio 4.15 the close
-    waits forever on a socket's send queue (``AsyncSocket.close`` -> ``queue.join``)."""
-    for client in env.clients:
-        if client.sio.connected:
-            await client.close()
-    env.clients.clear()
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(env.server.close(), 2)
-    env.store = SQLiteStore(env.store.path)
-    env.app = create_app(AsyncStore(env.store), env.registry, dice_factory=env.dice.next)
-    env.server = await env.factory(env.app, host="127.0.0.1")
-    env.url = str(env.server.make_url("/"))
 
 
 async def combat(client: Client, event: str, **payload: Any) -> dict[str, Any]:
@@ -206,7 +187,7 @@ async def test_a_combat_from_its_first_initiative_to_its_last_round(env: Env) ->
     assert state["current"] == ["ines"]
     log.add(await act(gm, "ines"))
     seen = env.seq()
-    await restart(env)
+    await env.restart()
     gm = await env.join(last_seq=seen)
     assert gm.welcome is not None
     welcome = gm.welcome["combat"]
