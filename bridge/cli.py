@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import json
 import logging
 import signal
@@ -56,7 +57,7 @@ async def serve(host: str, port: int, data: Path, sync: str, dice_seed: int | No
         app = create_app(store, registry)
     else:
         app = create_app(store, registry, dice_factory=_SeededStream(dice_seed))
-    runner = web.AppRunner(app, handle_signals=False)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
@@ -67,10 +68,17 @@ async def serve(host: str, port: int, data: Path, sync: str, dice_seed: int | No
         json.dumps({"event": "listening", "url": f"http://{host}:{bound}/", "port": bound}),
         flush=True,
     )
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # kill -USR1 dumps the stacks
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+
+    def dump_tasks() -> None:  # kill -USR2: what every asyncio task is waiting on
+        for task in asyncio.all_tasks(loop):
+            task.print_stack(limit=8, file=sys.stderr)
+
+    loop.add_signal_handler(signal.SIGUSR2, dump_tasks)
     await stop.wait()
     print(json.dumps({"event": "stopping"}), flush=True)
     await runner.cleanup()

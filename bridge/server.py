@@ -338,7 +338,7 @@ class Bridge:
         world = runtime.world
         request_id = str(payload["id"])
         digest = payload_hash(event, payload)
-        previous = await store.run(store.sync.find_request, world.id, request_id)
+        previous = store.sync.find_request_now(world.id, request_id)
         if previous is not None:
             if previous.payload_hash != digest:
                 return self._error("id_reused", session.locale, "id")
@@ -395,8 +395,13 @@ class Bridge:
             return self._error("store_error", session.locale)
         runtime.world = result.world
         runtime.seq = seq
-        await self._broadcast(runtime, seq, result.pushes)
-        return self._ack(runtime, seq, result.pushes, session)
+        rendered = await self._broadcast(runtime, seq, result.pushes)
+        own = rendered.get((session.role, session.locale))
+        if own is None:
+            return self._ack(runtime, seq, result.pushes, session)
+        cards = [body for name, body in own if name == "chat_card"]
+        tokens = [body for name, body in own if name == "token_status"]
+        return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
 
     def _ack(
         self,
@@ -423,14 +428,19 @@ class Bridge:
 
     async def _broadcast(
         self, runtime: WorldRuntime, seq: int, pushes: list[dict[str, Any]]
-    ) -> None:
+    ) -> dict[tuple[str, str], list[tuple[str, dict[str, Any]]]]:
+        """Push to every (role, locale) room in use; each rendering is returned for reuse."""
+        rendered: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
         for (role, locale), count in list(runtime.members.items()):
             if count <= 0:
                 continue
             listener = Session("", "gm" if role == "gm" else "player", locale)
             room = self._room(runtime.world.id, listener)
-            for name, body in self._render_pushes(runtime, seq, pushes, listener, set()):
+            bodies = self._render_pushes(runtime, seq, pushes, listener, set())
+            rendered[(listener.role, locale)] = bodies
+            for name, body in bodies:
                 await self.sio.emit(name, body, room=room, namespace=NAMESPACE)
+        return rendered
 
     # -- lifecycle ------------------------------------------------------------
     async def drain(self) -> None:

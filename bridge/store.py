@@ -135,6 +135,11 @@ class SQLiteStore:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._migrate()
+        # A second connection for the idempotency lookup on the event loop's thread: in WAL
+        # mode it reads committed data without waiting behind the writer's sync to disk.
+        self._reader = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._reader.execute("PRAGMA busy_timeout=5000")
+        self._reader_lock = threading.Lock()
 
     def _migrate(self) -> None:
         with self._lock:
@@ -158,6 +163,19 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        with self._reader_lock:
+            self._reader.close()
+
+    def find_request_now(self, world_id: str, request_id: str) -> EventRow | None:
+        """``find_request`` through the reader connection, safe to call from any thread."""
+        if self.path == ":memory:":
+            return self.find_request(world_id, request_id)
+        with self._reader_lock:
+            r = self._reader.execute(
+                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND request_id = ?",
+                (world_id, request_id),
+            ).fetchone()
+        return None if r is None else self._event(r)
 
     # -- worlds ---------------------------------------------------------------
     def create_world(
