@@ -52,6 +52,9 @@ class Combat:
     declared: Mapping[str, JsonMap] = field(default_factory=dict)
     declare_order: tuple[str, ...] = ()
     data: JsonMap = field(default_factory=dict)
+    base: tuple[Slot, ...] = ()
+    """The order as initiative gave it (and joiners): each round starts from it again when
+    the system does not roll initiative every round, dropping interrupts and delays."""
 
     @property
     def actor_ids(self) -> tuple[str, ...]:
@@ -92,6 +95,24 @@ def _text_json(text: Text | None) -> Any:
     }
 
 
+def _slots_json(slots: tuple[Slot, ...]) -> list[dict[str, Any]]:
+    return [
+        {"actors": list(s.actors), "label": _text_json(s.label), "data": dict(s.data)}
+        for s in slots
+    ]
+
+
+def _slots(raw: Any) -> tuple[Slot, ...]:
+    return tuple(
+        Slot(
+            tuple(s["actors"]),
+            None if s.get("label") is None else Text(s["label"]["key"], s["label"]["params"]),
+            s.get("data", {}),
+        )
+        for s in raw
+    )
+
+
 def to_json(combat: Combat) -> dict[str, Any]:
     return {
         "round": combat.round,
@@ -109,6 +130,7 @@ def to_json(combat: Combat) -> dict[str, Any]:
         "declared": {k: dict(v) for k, v in combat.declared.items()},
         "declare_order": list(combat.declare_order),
         "data": dict(combat.data),
+        "base": _slots_json(combat.base),
     }
 
 
@@ -134,6 +156,7 @@ def from_json(raw: Mapping[str, Any]) -> Combat:
         declared=dict(raw.get("declared", {})),
         declare_order=tuple(raw.get("declare_order", ())),
         data=dict(raw.get("data", {})),
+        base=_slots(raw.get("base", ())),
     )
 
 
@@ -186,10 +209,13 @@ def _begin_round(system: RuleSystem, step: Step, combat: Combat, dice: DiceSourc
         combat = replace(
             require_combat(world),
             order=initiative.order,
+            base=initiative.order,
             data=initiative.data,
             declare_order=initiative.declare_order,
         )
         step = Step(world, step.cards + initiative.cards)
+    else:
+        combat = replace(combat, order=combat.base)
     combat = replace(
         combat,
         turn=0,
@@ -252,9 +278,12 @@ def next_round(system: RuleSystem, world: World, dice: DiceSource) -> Step:
 
 
 def _slot_index(combat: Combat, actor_id: str) -> int:
+    """The actor's next slot from the current turn on (systems give several actions)."""
     for index, slot in enumerate(combat.order):
-        if actor_id in slot.actors:
+        if index >= combat.turn and actor_id in slot.actors:
             return index
+    if any(actor_id in slot.actors for slot in combat.order):
+        raise _error("already_acted", actor=actor_id)
     raise _error("not_in_order", actor=actor_id)
 
 
@@ -292,8 +321,6 @@ def delay(system: RuleSystem, world: World, actor_id: str, dice: DiceSource) -> 
     """The actor moves to the end of this round's order."""
     combat = require_combat(world)
     index = _slot_index(combat, actor_id)
-    if index < combat.turn or actor_id in combat.acted:
-        raise _error("already_acted", actor=actor_id)
     slot = combat.order[index]
     order = list(combat.order)
     if len(slot.actors) > 1:
@@ -333,8 +360,13 @@ def add(
     fresh = tuple(c for c in combatants if c.actor_id not in known)
     for combatant in fresh:
         world.actor(combatant.actor_id, "actors")
-    order = combat.order + tuple(Slot((c.actor_id,), t("tracker.joined")) for c in fresh)
-    combat = replace(combat, combatants=combat.combatants + fresh, order=order)
+    joined = tuple(Slot((c.actor_id,), t("tracker.joined")) for c in fresh)
+    combat = replace(
+        combat,
+        combatants=combat.combatants + fresh,
+        order=combat.order + joined,
+        base=combat.base + joined,
+    )
     return Step(_store(world, combat))
 
 
@@ -349,10 +381,16 @@ def remove(system: RuleSystem, world: World, actor_ids: tuple[str, ...], dice: D
             order.append(replace(slot, actors=actors))
         elif index < combat.turn:
             turn -= 1
+    base = tuple(
+        replace(slot, actors=tuple(a for a in slot.actors if a not in gone))
+        for slot in combat.base
+        if any(a not in gone for a in slot.actors)
+    )
     combat = replace(
         combat,
         combatants=tuple(c for c in combat.combatants if c.actor_id not in gone),
         order=tuple(order),
+        base=base,
         turn=max(0, min(turn, len(order) - 1)),
         held=tuple(a for a in combat.held if a not in gone),
         declare_order=tuple(a for a in combat.declare_order if a not in gone),

@@ -186,3 +186,20 @@ async def test_exclusive_buttons_and_undo_releases_them(tiny: Env) -> None:
     assert (update["used"], update["released"]) == ([], ["parry", "take"])
     again = await gm.call("card_action", {"id": rid(), "card": card["card_id"], "action": "take"})
     assert again["ok"], again
+
+
+async def test_a_system_that_keeps_its_initiative_starts_each_round_from_it(tiny: Env) -> None:
+    Tiny.initiative_each_round = False
+    try:
+        gm = await tiny.join()
+        assert (await gm.call("combat_start", {"id": rid(), "actors": ["ana", "beto"]}))["ok"]
+        await gm.call("combat_hold", {"id": rid(), "actor": "beto"})
+        await gm.call("combat_interrupt", {"id": rid(), "actor": "beto"})
+        await gm.call("combat_next_turn", {"id": rid()})
+        last = await gm.call("combat_next_turn", {"id": rid()})
+        state = await state_after(gm, last)
+        assert state["round"] == 2
+        assert [[a["id"] for a in s["actors"]] for s in state["order"]] == [["beto"], ["ana"]]
+        assert "initiative r2" not in trace(tiny)
+    finally:
+        Tiny.initiative_each_round = True
