@@ -21,6 +21,7 @@ from bridge.store import EventRow
 from protocol.v1.requests import (
     ActionRequest,
     ActorRemoveRequest,
+    ActorStateRequest,
     ActorUpsertRequest,
     CardActionRequest,
     CombatActorRequest,
@@ -103,6 +104,10 @@ def process(
             return _accepted(system, world, apply_effects(world, effects), ())
         if isinstance(request, ActorUpsertRequest):
             return _actor_upsert(system, world, request)
+        if isinstance(request, ActorStateRequest):
+            actor = world.actor(request.actor)
+            state = system.validate_state(actor.sheet, {**actor.state, **request.state})
+            return _accepted(system, world, world.with_actor(replace(actor, state=state)), ())
         if isinstance(request, ActorRemoveRequest):
             world.actor(request.actor)
             return _accepted(system, world, world.without_actor(request.actor), ())
@@ -356,7 +361,7 @@ def _undo(system: RuleSystem, world: World, referenced: EventRow | None) -> Resu
         if push.get("type") == "card_update"
         for action in push.get("used", [])
     )
-    pushes = [
+    pushes: list[dict[str, Any]] = [
         {
             "type": "card_update",
             "card_id": card_id,
@@ -364,6 +369,17 @@ def _undo(system: RuleSystem, world: World, referenced: EventRow | None) -> Resu
             "released": [a for c, a in released if c == card_id],
         }
         for card_id in dict.fromkeys(c for c, _ in released)
+    ]
+    pushes += [
+        {
+            "type": "card_update",
+            "card_id": f"{referenced.seq}.{push['index']}",
+            "used": [],
+            "released": [],
+            "undone": True,
+        }
+        for push in referenced.pushes
+        if push.get("type") == "chat_card"
     ]
     return replace(accepted, pushes=accepted.pushes + pushes, released_follow_ups=released)
 

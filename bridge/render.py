@@ -289,6 +289,7 @@ class Renderer:
                     "card_id": push["card_id"],
                     "used": push["used"],
                     "released": push.get("released", []),
+                    "undone": bool(push.get("undone", False)),
                 }
                 out.append(("card_update", body))
         return out

@@ -151,6 +151,8 @@ class CardUpdate(Model):
     card_id: str
     used: list[str]
     released: list[str] = []
+    undone: bool = False
+    """The event that produced this card was undone: show the card struck through."""
 
 
 class OrderActor(Model):

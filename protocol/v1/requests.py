@@ -99,6 +99,18 @@ class ActorRemoveRequest(Model):
     actor: ActorId
 
 
+class ActorStateRequest(Model):
+    """``actor_state`` (GM): adjust numbers of an actor's state (hit points, wounds, ammo,
+    bennies...); the keys are merged over the current state and checked by the system."""
+
+    id: RequestId
+    actor: ActorId
+    state: Annotated[
+        dict[Annotated[str, StringConstraints(max_length=40)], Any],
+        Field(min_length=1, max_length=40),
+    ]
+
+
 class TimeAdvanceRequest(Model):
     """``time_advance`` (GM): rounds, minutes, hours or days pass (bleeding, healing...)."""
 
@@ -179,6 +191,7 @@ REQUEST_MODELS: dict[str, type[Model]] = {
     "status_set": StatusSetRequest,
     "actor_upsert": ActorUpsertRequest,
     "actor_remove": ActorRemoveRequest,
+    "actor_state": ActorStateRequest,
     "time_advance": TimeAdvanceRequest,
     "undo": UndoRequest,
     **COMBAT_EVENTS,
@@ -189,6 +202,7 @@ GM_EVENTS: frozenset[str] = frozenset(
         "status_set",
         "actor_upsert",
         "actor_remove",
+        "actor_state",
         "time_advance",
         "undo",
         "combat_start",

@@ -25,6 +25,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "actor_remove_request": requests.ActorRemoveRequest,
     "time_advance_request": requests.TimeAdvanceRequest,
     "undo_request": requests.UndoRequest,
+    "actor_state_request": requests.ActorStateRequest,
     "ack_ok": pushes.AckOk,
     "ack_error": pushes.AckError,
     "connect_error": pushes.ConnectError,

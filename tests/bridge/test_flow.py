@@ -214,3 +214,30 @@ async def test_worlds_never_see_each_other(env: Env, tmp_path: object) -> None:
     assert stranger.welcome is not None and stranger.welcome["world"]["id"] != (
         gm.welcome or {}
     ).get("world", {}).get("id")
+
+
+async def test_gm_adjusts_state_and_an_undone_card_is_marked(env: Env) -> None:
+    gm = await env.join()
+    player = await env.join("player", "pia")
+    ack = await gm.call("actor_state", {"id": rid(), "actor": "bruno", "state": {"heridas": 20}})
+    assert ack["ok"] and ack["tokens"][0]["numbers"]["heridas"] == 20
+    refused = await player.call(
+        "actor_state", {"id": rid(), "actor": "bruno", "state": {"heridas": 0}}
+    )
+    assert refused["error"]["code"] == "gm_only"
+    roll = await gm.call("roll", {"id": rid(), "actor": "aldara", "action": "token_return"})
+    assert roll["error"]["code"] == "token_not_with_gm"
+    given = await gm.call(
+        "roll",
+        {
+            "id": rid(),
+            "actor": "aldara",
+            "action": "skill",
+            "params": {"skill": "sigilo", "give_token": True},
+        },
+    )
+    assert given["ok"]
+    undo = await gm.call("undo", {"id": rid(), "seq": given["seq"]})
+    assert undo["ok"]
+    update = await player.next_push("card_update")
+    assert update["card_id"] == given["cards"][0]["card_id"] and update["undone"] is True
