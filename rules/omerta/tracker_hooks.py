@@ -80,15 +80,16 @@ def round_initiative(world: World, combat: Combat, dice: DiceSource) -> Initiati
     unknown = t("name.hidden")
 
     def shown(actor_id: str) -> Text | str:
-        return unknown if actor_id in hidden else world.actor(actor_id).name
+        actor = world.actors.get(actor_id)
+        return unknown if actor_id in hidden or actor is None else actor.name
 
     stored: dict[str, Any] = {}
     rolled: list[Die] = []
     lines: list[Line] = [Line(t("line.round_begins", round=combat.round))]
     out: list[str] = []
     for actor_id in combat.actor_ids:
-        actor = world.actor(actor_id)
-        if not _can_act(actor):
+        actor = world.actors.get(actor_id)
+        if actor is None or not _can_act(actor):
             out.append(actor_id)
             lines.append(Line(t("line.initiative_out", actor=shown(actor_id))))
             continue
@@ -99,7 +100,7 @@ def round_initiative(world: World, combat: Combat, dice: DiceSource) -> Initiati
         lines.append(initiative_line(shown(actor_id), entry))
     order = order_from(world, stored)
     lines.append(
-        order_line(order, lambda a: "?" if a in hidden else world.actor(a).name),
+        order_line(order, lambda a: "?" if a in hidden else world.actors[a].name),
     )
     slots = tuple(_slot(ids, stored, hidden) for ids in order)
     card = Card(
