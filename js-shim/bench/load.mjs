@@ -59,7 +59,7 @@ const elapsed = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpuStart);
 latencies.sort((a, b) => a - b);
 const pick = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : 0);
-console.log(JSON.stringify({
+const line = JSON.stringify({
   connections: sockets.length,
   requests: latencies.length,
   errors,
@@ -69,6 +69,7 @@ console.log(JSON.stringify({
   p99_ms: pick(0.99),
   latencies_ms: latencies.length > 20000 ? undefined : latencies,
   cpu_seconds: (cpu.user + cpu.system) / 1e6,
-}));
+});
 for (const socket of sockets) socket.disconnect();
-process.exit(0);
+// Exit only once the whole line is written: a pipe takes 64 kB at a time.
+process.stdout.write(`${line}\n`, () => process.exit(0));
