@@ -266,6 +266,10 @@ async def test_a_fight_from_first_initiative_to_combat_end(om: Env) -> None:
     ]
     state = await state_after(gm, ack)
     assert state["round"] == 3 and order(state) == [["jimmy"], ["tony"], ["luca"], ["sanderson"]]
+    assert state["data"]["timers"] == {
+        "frank": {"first_aid_free": 3, "bleed_out": 13},
+        "jimmy": {"jam.colt": 1},
+    }
 
     # -- rounds 3-5 pass: the jam clears at the end of round 3, the window closes after 5 ---
     expected = {
