@@ -323,6 +323,12 @@ class Renderer:
             return actor.name if actor else actor_id
 
         current = combat.current
+        masks = {actor: f"hidden-{n}" for n, actor in enumerate(sorted(hidden), start=1)}
+
+        def ident(actor_id: str) -> str:
+            # Players see hidden combatants under an opaque id, so no name leaks through it.
+            return masks.get(actor_id, actor_id)
+
         return {
             "seq": seq,
             "world": world.id,
@@ -330,19 +336,19 @@ class Renderer:
             "round": combat.round,
             "phase": combat.phase,
             "turn": combat.turn,
-            "current": list(current.actors) if current else [],
+            "current": [ident(a) for a in current.actors] if current else [],
             "next_to_declare": combat.next_to_declare,
             "order": [
                 {
-                    "actors": [{"id": a, "name": name(a)} for a in slot.actors],
+                    "actors": [{"id": ident(a), "name": name(a)} for a in slot.actors],
                     "label": self.text(text_to_json(slot.label), locale) if slot.label else None,
-                    "data": dict(slot.data),
+                    "data": {} if hidden & set(slot.actors) else dict(slot.data),
                 }
                 for slot in combat.order
             ],
             "combatants": [
                 {
-                    "actor": c.actor_id,
+                    "actor": ident(c.actor_id),
                     "name": name(c.actor_id),
                     "group": c.group,
                     "hidden": c.hidden,

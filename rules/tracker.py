@@ -397,6 +397,10 @@ def remove(system: RuleSystem, world: World, actor_ids: tuple[str, ...], dice: D
     )
     if not combat.combatants:
         return end(system, world, dice)
+    if combat.phase == "declare" and combat.next_to_declare is None:
+        # the last one still to declare left: the round acts now
+        combat = replace(combat, phase="act", turn=0)
+        return _start_turn(system, Step(_store(world, combat)), dice)
     return Step(_store(world, combat))
 
 

@@ -154,6 +154,8 @@ async def test_hidden_names_and_errors(tiny: Env) -> None:
     assert ack["ok"]
     seen = await player.next_push("combat_state")
     assert [c["name"] for c in seen["combatants"]] == ["Ana", "Desconocido"]
+    assert [c["actor"] for c in seen["combatants"]] == ["ana", "hidden-1"]
+    assert "dani" not in str(seen)
     gm_view = await gm.next_push("combat_state")
     assert [c["name"] for c in gm_view["combatants"]] == ["Ana", "Dani"]
     twice = await gm.call("combat_start", {"id": rid(), "actors": ["ana"]})

@@ -461,9 +461,11 @@ async def test_the_systems_own_combat_actions_defer_to_the_tracker(env: Env) -> 
     secret = "Acciones de Agente de las Fuerzas Especiales en el asalto"
     assert all(c["title"] != secret for c in ana.cards)
     assert "Décima 5: Desconocido: ráfaga (Agilidad 6)" in lines(last["cards"][-1])
-    public = [s for s in ana.combat["order"] if s["actors"][0]["id"] == "agente"]
+    # players see the hidden NPC under an opaque id, its slot without data
+    assert "agente" not in str(ana.combat["order"])
+    public = [s for s in ana.combat["order"] if s["actors"][0]["id"] == "hidden-1"]
     assert public[0]["actors"][0]["name"] == "Desconocido"
-    assert public[0]["data"]["actions"] == [{"actor": "agente", "declared": True}]
+    assert public[0]["data"] == {}
     # the GM may still change a plan once the round acts (R38); a player may not
     ok(await act(env, gm, "espanol", "initiative", {"plan": "parry:espada", "declare": True}))
     refused(

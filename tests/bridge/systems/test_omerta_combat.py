@@ -329,8 +329,9 @@ async def test_hidden_combatants_show_only_their_total(om: Env) -> None:
     assert "Desconocido: 1D10 4 + AGI 13: 17" in lines(card)
     assert lines(card)[-1] == "Orden de actuación: Jimmy Brincos → ?"
     seen = await state_after(player, ack)
-    assert seen["order"][1]["label"] == "17" and seen["order"][1]["data"] == {"total": 17}
-    assert seen["order"][1]["actors"][0]["name"] == "Desconocido"
+    # the bridge hides the combatant's id and its slot data from players; the label stays
+    assert seen["order"][1]["label"] == "17" and seen["order"][1]["data"] == {}
+    assert seen["order"][1]["actors"][0] == {"id": "hidden-1", "name": "Desconocido"}
     gm_view = await state_after(gm, ack)
     assert gm_view["data"]["rolls"]["tony"]["die"] == 4
 
