@@ -112,7 +112,10 @@ def _faces(pushes: list[dict[str, Any]]) -> list[Any]:
 
 
 def lookup(value: Any, path: str) -> Any:
-    for part in path.split("."):
+    """A dotted path (``cards.0.outcome.key``), or a JSON-pointer-like path starting with
+    ``/`` for keys that hold dots (``/tokens/0/numbers/ammo.subfusil``)."""
+    parts = path[1:].split("/") if path.startswith("/") else path.split(".")
+    for part in parts:
         if isinstance(value, list) and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         elif isinstance(value, dict) and part in value:

@@ -171,3 +171,11 @@ async def test_live_replay_over_socketio(env: Env, tmp_path: Path) -> None:
     assert report.events == env.seq()
     # The live server rolls its own dice: only the opposed answer could differ, never crash.
     assert report.accepted >= report.events - 1, report.divergences
+
+
+def test_paths_with_dotted_keys() -> None:
+    from bridge.replay import lookup
+
+    ack = {"tokens": [{"numbers": {"ammo.subfusil": 20}}]}
+    assert lookup(ack, "/tokens/0/numbers/ammo.subfusil") == 20
+    assert lookup(ack, "tokens.0.numbers") == {"ammo.subfusil": 20}
