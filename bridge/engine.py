@@ -232,8 +232,19 @@ def _action(
         by_gm=session.role == "gm",
         user=session.user,
     )
+    whisper = request.whisper
+    if whisper is not None and session.role != "gm" and whisper != ["gm"]:
+        return Rejected("gm_only", "whisper")
     new_world, resolution = _resolve(system, world, session, action, dice)
-    return _accepted(system, world, new_world, resolution.cards)
+    accepted = _accepted(system, world, new_world, resolution.cards)
+    if whisper is None:
+        return accepted
+    for push in accepted.pushes:
+        if push["type"] == "chat_card":
+            push["whisper"] = sorted({*whisper, session.user} - {"gm"})
+            if whisper == ["gm"] and session.role == "gm":
+                push["card"] = {**push["card"], "visibility": "gm"}
+    return accepted
 
 
 def _card_action(

@@ -259,14 +259,21 @@ class Renderer:
         role: str,
         locale: str,
         used: Collection[tuple[str, str]] = (),
+        user: str | None = None,
     ) -> list[tuple[str, dict[str, Any]]]:
-        """Stored push records as the (event, body) pairs a connection of ``role`` receives."""
+        """Stored push records as the (event, body) pairs a connection of ``role`` receives.
+
+        A whispered card reaches GMs and the users it names; ``user`` None is a room of
+        players as a whole, which whispered cards skip."""
         out: list[tuple[str, dict[str, Any]]] = []
         for push in pushes:
             kind = push["type"]
             if kind == "chat_card":
                 card = push["card"]
                 if card["visibility"] == "gm" and role != "gm":
+                    continue
+                whisper = push.get("whisper")
+                if whisper is not None and role != "gm" and user not in whisper:
                     continue
                 card_id = f"{seq}.{push['index']}"
                 marks = {action for cid, action in used if cid == card_id}
@@ -371,10 +378,11 @@ class Renderer:
         role: str,
         locale: str,
         duplicate: bool = False,
+        user: str | None = None,
     ) -> dict[str, Any]:
         cards, tokens = [], []
         wanted = [p for p in pushes if p["type"] in ("chat_card", "token_status")]
-        for name, body in self.pushes(world, seq, wanted, role, locale):
+        for name, body in self.pushes(world, seq, wanted, role, locale, (), user):
             if name == "chat_card":
                 cards.append(body)
             elif name == "token_status":

@@ -209,7 +209,7 @@ def replay(
         assert isinstance(outcome, Accepted)
         seq += 1
         pushes = outcome.pushes
-        ack = renderer.ack(outcome.world, seq, pushes, line.role, locale)
+        ack = renderer.ack(outcome.world, seq, pushes, line.role, locale, user=line.user)
         report.cards += len(ack["cards"])
         if not reroll:
             if line.seq is not None and line.seq != seq:

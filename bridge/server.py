@@ -397,7 +397,8 @@ class Bridge:
         runtime.seq = seq
         rendered = await self._broadcast(runtime, seq, result.pushes)
         own = rendered.get((session.role, session.locale))
-        if own is None:
+        whispers = any(p.get("whisper") for p in result.pushes)
+        if own is None or (whispers and session.role != "gm"):
             return self._ack(runtime, seq, result.pushes, session)
         cards = [body for name, body in own if name == "chat_card"]
         tokens = [body for name, body in own if name == "token_status"]
@@ -413,7 +414,9 @@ class Bridge:
         duplicate: bool = False,
     ) -> dict[str, Any]:
         renderer = self.renderers[runtime.world.system]
-        return renderer.ack(runtime.world, seq, pushes, session.role, session.locale, duplicate)
+        return renderer.ack(
+            runtime.world, seq, pushes, session.role, session.locale, duplicate, session.user
+        )
 
     def _render_pushes(
         self,
@@ -424,7 +427,9 @@ class Bridge:
         used: set[tuple[str, str]],
     ) -> list[tuple[str, dict[str, Any]]]:
         renderer = self.renderers[runtime.world.system]
-        return renderer.pushes(runtime.world, seq, pushes, session.role, session.locale, used)
+        return renderer.pushes(
+            runtime.world, seq, pushes, session.role, session.locale, used, session.user or None
+        )
 
     async def _broadcast(
         self, runtime: WorldRuntime, seq: int, pushes: list[dict[str, Any]]
@@ -440,6 +445,21 @@ class Bridge:
             rendered[(listener.role, locale)] = bodies
             for name, body in bodies:
                 await self.sio.emit(name, body, room=room, namespace=NAMESPACE)
+        whispered = [p for p in pushes if p["type"] == "chat_card" and p.get("whisper")]
+        if whispered:
+            # Whispered cards go to the named players' own connections, not their rooms.
+            names = {u for p in whispered for u in p["whisper"]}
+            for sid, conn in list(self.connections.items()):
+                session = conn.session
+                if (
+                    conn.world_id != runtime.world.id
+                    or session.role == "gm"
+                    or session.user not in names
+                    or not conn.welcomed.is_set()
+                ):
+                    continue
+                for name, body in self._render_pushes(runtime, seq, whispered, session, set()):
+                    await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
         return rendered
 
     # -- lifecycle ------------------------------------------------------------

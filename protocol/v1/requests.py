@@ -56,6 +56,8 @@ class ActionRequest(Model):
     action: Slug
     params: Params = {}
     targets: Annotated[list[ActorId], Field(max_length=20)] = []
+    whisper: Annotated[list[UserId], Field(min_length=1, max_length=20)] | None = None
+    """Whisper the cards: ``["gm"]`` to the GM only (anyone may), or to these users (GM)."""
 
 
 class CardActionRequest(Model):

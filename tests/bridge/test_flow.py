@@ -241,3 +241,45 @@ async def test_gm_adjusts_state_and_an_undone_card_is_marked(env: Env) -> None:
     assert undo["ok"]
     update = await player.next_push("card_update")
     assert update["card_id"] == given["cards"][0]["card_id"] and update["undone"] is True
+
+
+async def test_whispers_reach_only_their_users(env: Env) -> None:
+    gm = await env.join()
+    await give(gm, "aldara", "ana", gm.welcome or {})
+    ana = await env.join("player", "ana")
+    beto = await env.join("player", "beto")
+    roll = {"actor": "bruno", "action": "attribute", "params": {"attribute": "fisico"}}
+    secret = await gm.call("roll", {"id": rid(), **roll, "whisper": ["ana"]})
+    assert secret["ok"]
+    card = await ana.next_push("chat_card")
+    assert card["seq"] == secret["seq"]
+    blind = await ana.call(
+        "roll",
+        {
+            "id": rid(),
+            "actor": "aldara",
+            "action": "attribute",
+            "params": {"attribute": "fisico"},
+            "whisper": ["gm"],
+        },
+    )
+    assert blind["ok"] and len(blind["cards"]) == 1
+    assert (await gm.next_push("chat_card"))["seq"] == secret["seq"]
+    assert (await gm.next_push("chat_card"))["seq"] == blind["seq"]
+    refused = await ana.call(
+        "roll",
+        {
+            "id": rid(),
+            "actor": "aldara",
+            "action": "attribute",
+            "params": {"attribute": "fisico"},
+            "whisper": ["beto"],
+        },
+    )
+    assert (refused["error"]["code"], refused["error"]["field"]) == ("gm_only", "whisper")
+    public = await gm.call("roll", {"id": rid(), **roll})
+    first = await beto.next_push("chat_card")
+    assert first["seq"] == public["seq"], "beto saw a whisper"
+    late = await env.join("player", "beto", last_seq=0)
+    seen = [(await late.next_push("chat_card"))["seq"]]
+    assert seen == [public["seq"]]
