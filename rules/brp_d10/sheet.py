@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.brp_d10.tables import CHARACTERISTICS, FIRE_MODES, LOCATIONS, MAX_VALUE, WEAPON_KINDS
 from rules.dice import DiceError
+from rules.memo import by_identity
 from rules.model import JsonMap, RulesError, t
 from rules.rolls import DiceExpression, parse_expression
 
@@ -235,6 +236,7 @@ def _weapon(key: str, raw: Any, skills: Mapping[str, Skill]) -> Weapon:
     )
 
 
+@by_identity()
 def parse_sheet(raw: JsonMap) -> Sheet:
     if not isinstance(raw, Mapping):
         raise problem("a sheet must be an object", "sheet")

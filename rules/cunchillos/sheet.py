@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.cunchillos.tables import DAMAGE_TYPES, HANDS
+from rules.memo import by_identity
 from rules.model import JsonMap, RulesError, t
 
 _SLUG = re.compile(r"^[a-z0-9_]{1,40}$")
@@ -145,6 +146,7 @@ def _weapon(key: str, raw: Any, skills: Mapping[str, Skill]) -> Weapon:
     )
 
 
+@by_identity()
 def parse_sheet(raw: JsonMap) -> Sheet:
     if not isinstance(raw, Mapping):
         raise _problem("a sheet must be an object", "sheet")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.dice import DiceError
+from rules.memo import by_identity
 from rules.model import JsonMap, RulesError, t
 from rules.rolls import parse_expression
 
@@ -103,6 +104,7 @@ def _mapping(raw: Any, field: str) -> Mapping[str, Any]:
 SHEET_KEYS: tuple[str, ...] = ("attributes", "skills", "combat", "weapons", "armour", "estorbo")
 
 
+@by_identity()
 def parse_sheet(raw: JsonMap) -> Sheet:
     if not isinstance(raw, Mapping):
         raise _problem("a sheet must be an object", "sheet")

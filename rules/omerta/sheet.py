@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import DiceError
+from rules.memo import by_identity
 from rules.model import JsonMap, RulesError, t
 from rules.omerta.tables import FIREARM_TYPES, MELEE_SKILLS, SHOTGUN_DAMAGE, WEAPON_KINDS
 from rules.rolls import parse_expression
@@ -184,6 +185,7 @@ def _weapon(key: str, raw: Any, skills: Mapping[str, Skill]) -> Weapon:
     )
 
 
+@by_identity()
 def parse_sheet(raw: JsonMap) -> Sheet:
     if not isinstance(raw, Mapping):
         raise _problem("a sheet must be an object", "sheet")

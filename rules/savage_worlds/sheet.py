@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import DiceError
+from rules.memo import by_identity
 from rules.model import JsonMap, RulesError, t
 from rules.rolls import parse_expression
 from rules.savage_worlds.tables import ATTRIBUTES, ROF_AMMO, SKILL_LABELS, TRAIT_DICE
@@ -244,6 +245,7 @@ _SHEET_FIELDS = frozenset(
 )
 
 
+@by_identity()
 def parse_sheet(raw: JsonMap) -> Sheet:
     if not isinstance(raw, Mapping):
         raise _problem("a sheet must be an object", "sheet")
