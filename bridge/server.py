@@ -20,7 +20,6 @@ from typing import Any, NoReturn
 
 import socketio
 from aiohttp import web
-from engineio.async_drivers import aiohttp as eio_aiohttp
 from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
@@ -28,6 +27,7 @@ from bridge.engine import Accepted, Rejected, Session, process
 from bridge.render import Renderer
 from bridge.serialize import world_to_json
 from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
+from bridge.transport import UncompressedWebSocket, VttServer
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
 from protocol.v1.limits import check_payload
@@ -51,41 +51,6 @@ NAMESPACE = "/vtt"
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 1024 * 1024
 WELCOME_WAIT_SECONDS = 5.0
-
-
-class _UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
-    """engine.io's aiohttp websocket without per-message deflate.
-
-    aiohttp compresses every frame when the client offers it and engine.io has no
-    switch; for our small frames that cost 13-32 % throughput and ~90 kB per
-    connection on this machine (ARCHITECTURE.md).
-    """
-
-    async def __call__(self, environ: dict[str, Any]) -> web.WebSocketResponse:
-        request = environ["aiohttp.request"]
-        self._sock = web.WebSocketResponse(
-            max_msg_size=self.server.max_http_buffer_size, compress=False
-        )
-        await self._sock.prepare(request)
-        self.environ = environ
-        await self.handler(self)
-        return self._sock
-
-
-class _Server(socketio.AsyncServer):  # type: ignore[misc]
-    """python-socketio routes a client *event* named ``connect`` or ``disconnect`` to
-    the connection handlers (found by the fuzz test: a fake ``connect`` raised and
-    never acked, a fake ``disconnect`` dropped the session). Such events go to the
-    catch-all handler instead, which answers ``unknown_event``."""
-
-    RESERVED = frozenset({"connect", "connect_error", "disconnect"})
-
-    async def _handle_event_internal(
-        self, server: Any, sid: str, eio_sid: str, data: list[Any], namespace: str, id: Any
-    ) -> None:
-        if data and data[0] in self.RESERVED:
-            data = [f"reserved:{data[0]}", *data[1:]]
-        await super()._handle_event_internal(server, sid, eio_sid, data, namespace, id)
 
 
 @dataclass
@@ -119,7 +84,7 @@ class Bridge:
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
         self.shutting_down = False
-        self.sio = _Server(
+        self.sio = VttServer(
             async_mode="aiohttp",
             serializer="msgpack",
             cors_allowed_origins="*",
@@ -129,7 +94,7 @@ class Bridge:
             engineio_logger=False,
         )
         eio = self.sio.eio
-        eio._async = {**eio._async, "websocket": _UncompressedWebSocket}
+        eio._async = {**eio._async, "websocket": UncompressedWebSocket}
         self.sio.on("connect", self.on_connect, namespace=NAMESPACE)
         self.sio.on("disconnect", self.on_disconnect, namespace=NAMESPACE)
         self.sio.on("*", self.on_event, namespace=NAMESPACE)

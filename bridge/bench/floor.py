@@ -17,7 +17,7 @@ from typing import Any
 import socketio
 from aiohttp import web
 
-from bridge.server import _UncompressedWebSocket
+from bridge.transport import UncompressedWebSocket
 
 NS = "/vtt"
 
@@ -30,7 +30,7 @@ def create_floor(ack: dict[str, Any], card: dict[str, Any]) -> web.Application:
         logger=False,
         engineio_logger=False,
     )
-    sio.eio._async = {**sio.eio._async, "websocket": _UncompressedWebSocket}
+    sio.eio._async = {**sio.eio._async, "websocket": UncompressedWebSocket}
     rooms: dict[str, str] = {}
     welcome = {"protocol": 1, "seq": 0, "actors": [], "role": "gm"}
 
