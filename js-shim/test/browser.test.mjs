@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { connect, until } from '../test-helpers/clients.mjs';
-import { REPO, startTable } from '../test-helpers/server.mjs';
+import { REPO, python, startTable } from '../test-helpers/server.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const XSS_NAME = '<img src=x onerror="window.__xss=1">Bandido';
@@ -248,5 +249,17 @@ describe('the table page in a browser', () => {
     await page.waitForTimeout(200);
     assert.equal(new Set(await ids()).size, history.length + 1);
     assert.deepEqual(errors, []);
+  });
+
+  test('the session played in the pages exports and replays with no divergence', async () => {
+    const run = promisify(execFile);
+    const py = python();
+    const { stdout: session } = await run(py, ['-m', 'bridge', 'export', table.world.world_id, '--data', table.data], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+    const events = session.trim().split('\n').length - 1;
+    assert.ok(events >= 5, `the pages played ${events} events`);
+    const file = join(table.data, 'session.jsonl');
+    await writeFile(file, session);
+    const { stdout: report } = await run(py, ['-m', 'bridge', 'replay', file], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+    assert.match(report, new RegExp(`summary: events ${events}, cards \\d+, refused 0, divergences 0`));
   });
 });
