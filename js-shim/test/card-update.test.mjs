@@ -58,7 +58,7 @@ describe('card_update pushes', () => {
     await until(() => other.seen.card_update.length === 1, 'the card_update at the other client');
     assert.deepEqual(
       { ...other.seen.card_update[0], world: undefined },
-      { seq: pressed.seq, world: undefined, card_id: card.card_id, used: [follow.id], released: [] },
+      { seq: pressed.seq, world: undefined, card_id: card.card_id, used: [follow.id], released: [], undone: false },
     );
     await until(() => gm.seen.card_update.length === 1, 'the card_update at the presser');
     assert.equal(other.seen.card_update[0].world, gm.client.welcome.world.id);
