@@ -14,6 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bridge.limits import RateLimit
 from bridge.server import create_app
 from bridge.store import AsyncStore, SQLiteStore
 from bridge.worlds import create_world
@@ -50,13 +51,16 @@ class _SeededStream:
         return self._dice
 
 
-async def serve(host: str, port: int, data: Path, sync: str, dice_seed: int | None) -> None:
+async def serve(
+    host: str, port: int, data: Path, sync: str, dice_seed: int | None, rate: float = 50.0
+) -> None:
     registry = default_registry()
     store = AsyncStore(_store(data, sync))
+    limit = RateLimit(rate, rate * 2)
     if dice_seed is None:
-        app = create_app(store, registry)
+        app = create_app(store, registry, rate_limit=limit)
     else:
-        app = create_app(store, registry, dice_factory=_SeededStream(dice_seed))
+        app = create_app(store, registry, dice_factory=_SeededStream(dice_seed), rate_limit=limit)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -104,6 +108,13 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         help="FOR TESTS AND SOAK RUNS ONLY: seeded dice instead of the OS's CSPRNG",
+    )
+    p_serve.add_argument(
+        "--rate-limit",
+        type=float,
+        default=50.0,
+        metavar="PER_SECOND",
+        help="requests per second per connection (bursts of twice that); 0 switches it off",
     )
 
     p_world = sub.add_parser("world", help="manage worlds")
@@ -162,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if args.command == "serve":
-        asyncio.run(serve(args.host, args.port, args.data, args.sync.upper(), args.dice_seed))
+        asyncio.run(
+            serve(
+                args.host, args.port, args.data, args.sync.upper(), args.dice_seed, args.rate_limit
+            )
+        )
         return 0
     if args.command == "bench":
         from bridge.bench.run import run as run_bench

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
 from bridge.engine import Accepted, Rejected, Session, process
+from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
 from bridge.render import Renderer
 from bridge.serialize import world_to_json
 from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
@@ -59,6 +60,7 @@ class Connection:
     session: Session
     last_seq: int | None
     welcomed: asyncio.Event = field(default_factory=asyncio.Event)
+    bucket: Bucket = field(default_factory=lambda: Bucket(DEFAULT_RATE))
 
 
 def payload_hash(event: str, payload: Any) -> str:
@@ -75,9 +77,11 @@ class Bridge:
         registry: Registry,
         *,
         dice_factory: Callable[[], DiceSource] = SystemDice,
+        rate_limit: RateLimit = DEFAULT_RATE,
     ) -> None:
         self.store = store
         self.registry = registry
+        self.rate_limit = rate_limit
         self.dice_factory = dice_factory
         self.renderers = {sid: Renderer(s) for sid, s in registry.systems.items()}
         self.worlds: dict[str, WorldRuntime] = {}
@@ -142,7 +146,9 @@ class Bridge:
         runtime = await self.runtime(world_id)
         locale = parsed.locale or str(runtime.world.settings.get("locale", "es"))
         session = Session(parsed.user, "gm" if role == "gm" else "player", locale, parsed.name)
-        self.connections[sid] = Connection(world_id, session, parsed.last_seq)
+        self.connections[sid] = Connection(
+            world_id, session, parsed.last_seq, bucket=Bucket(self.rate_limit)
+        )
         self.sio.start_background_task(self._welcome, sid)
 
     def _refuse(self, code: str, locale: str) -> NoReturn:
@@ -271,6 +277,8 @@ class Bridge:
     ) -> dict[str, Any]:
         if conn is None:
             return self._error("bad_auth", locale)
+        if not conn.bucket.take():
+            return self._error("rate_limited", locale)
         request = parse_request(event, args)
         if isinstance(request, ParseError):
             return self._error(request.code, locale, request.field)
@@ -444,8 +452,9 @@ def create_app(
     registry: Registry,
     *,
     dice_factory: Callable[[], DiceSource] = SystemDice,
+    rate_limit: RateLimit = DEFAULT_RATE,
 ) -> web.Application:
-    bridge = Bridge(store, registry, dice_factory=dice_factory)
+    bridge = Bridge(store, registry, dice_factory=dice_factory, rate_limit=rate_limit)
     app = web.Application()
     app[BRIDGE_KEY] = bridge
     bridge.sio.attach(app, socketio_path="socket.io")

@@ -237,7 +237,18 @@ def run(quick: bool) -> list[NetResult]:
         data = Path(folder)
         worlds = _setup_worlds(data, 10)
         bridge = Server(
-            [sys.executable, "-m", "bridge", "serve", "--port", "0", "--data", str(data)]
+            [
+                sys.executable,
+                "-m",
+                "bridge",
+                "serve",
+                "--port",
+                "0",
+                "--data",
+                str(data),
+                "--rate-limit",
+                "0",
+            ]
         )
         floor: Server | None = None
         try:

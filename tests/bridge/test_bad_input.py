@@ -207,3 +207,34 @@ async def test_actor_may_be_left_out_only_for_gm_world_actions(env: Env) -> None
         "roll", {"id": rid(), "action": "attribute", "params": {"attribute": "fisico"}}
     )
     assert (ack["error"]["code"], ack["error"]["field"]) == ("invalid_field", "actor")
+
+
+async def test_a_flood_is_refused_with_rate_limited_and_the_connection_recovers(
+    tmp_path: object, aiohttp_server: object
+) -> None:
+    import asyncio
+    from pathlib import Path
+
+    from bridge.limits import RateLimit
+    from bridge.server import create_app
+    from bridge.store import AsyncStore, SQLiteStore
+    from bridge.worlds import create_world
+    from rules.registry import default_registry
+
+    assert isinstance(tmp_path, Path)
+    registry = default_registry()
+    store = SQLiteStore(tmp_path / "limited.sqlite3")
+    world = create_world(
+        store, registry, "Mesa", "o3d10", actors=registry.get("o3d10").sample_actors()
+    )
+    app = create_app(AsyncStore(store), registry, rate_limit=RateLimit(5, 5))
+    server = await aiohttp_server(app, host="127.0.0.1")  # type: ignore[operator]
+    gm = await connect(
+        str(server.make_url("/")), {"token": world.gm_token, "user": "dm", "protocol": 1}
+    )
+    acks = await asyncio.gather(*(gm.call("roll", {"id": rid(), **GOOD_ROLL}) for _ in range(12)))
+    codes = [a["error"]["code"] if not a["ok"] else "ok" for a in acks]
+    assert codes.count("ok") == 5 and codes.count("rate_limited") == 7
+    await asyncio.sleep(0.5)
+    assert (await gm.call("roll", {"id": rid(), **GOOD_ROLL}))["ok"]
+    await gm.close()

@@ -88,3 +88,28 @@ async def test_restart_in_process_keeps_the_world(env: object) -> None:
     assert back.welcome is not None and back.welcome["seq"] == ack["seq"]
     bruno = next(a for a in back.welcome["actors"] if a["id"] == "bruno")
     assert bruno["statuses"] == ["prone"]
+
+
+async def test_a_failing_store_write_is_a_clear_error_and_changes_nothing(env: object) -> None:
+    from bridge.store import StoreError
+    from support.live import Env
+
+    assert isinstance(env, Env)
+    gm = await env.join()
+    before = env.seq()
+    original = env.store.append_many
+
+    def failing(items: list[object]) -> list[object]:
+        return [StoreError("disk I/O error (simulated)") for _ in items]
+
+    env.store.append_many = failing  # type: ignore[method-assign,assignment]
+    payload = {"id": rid(), **ROLL}
+    ack = await gm.call("roll", payload)
+    assert ack["ok"] is False and ack["error"]["code"] == "store_error"
+    assert "nada" in ack["error"]["message"] or "nothing" in ack["error"]["message"]
+    env.store.append_many = original  # type: ignore[method-assign]
+    assert env.seq() == before
+    retried = await gm.call("roll", payload)  # the same request, once the disk is back
+    assert retried["ok"] and retried["seq"] == before + 1 and not retried["duplicate"]
+    again = await gm.call("roll", payload)
+    assert again["duplicate"] and again["seq"] == before + 1

@@ -13,6 +13,7 @@ import pytest
 import socketio
 from aiohttp import web
 
+from bridge.limits import RateLimit
 from bridge.server import BRIDGE_KEY, create_app
 from bridge.store import AsyncStore, SQLiteStore
 from bridge.worlds import CreatedWorld, create_world
@@ -20,6 +21,8 @@ from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.registry import Registry, default_registry
 
 NS = "/vtt"
+TESTS_RATE = RateLimit(10_000, 10_000)
+"""Tests fire requests as fast as they can; the limit itself is tested on its own."""
 
 
 class DiceQueue:
@@ -164,7 +167,12 @@ class Env:
         # (closing it here hangs under pytest-asyncio). Its memory is simply not used again.
         self.app[BRIDGE_KEY].shutting_down = True
         self.store = SQLiteStore(path)
-        app = create_app(AsyncStore(self.store), self.registry, dice_factory=self.dice.next)
+        app = create_app(
+            AsyncStore(self.store),
+            self.registry,
+            dice_factory=self.dice.next,
+            rate_limit=TESTS_RATE,
+        )
         self.server = await self.factory(app, host="127.0.0.1")
         self.app = app
         self.url = str(self.server.make_url("/"))
@@ -214,7 +222,7 @@ async def make_env(
         actors=tuple(actors) if actors is not None else system.sample_actors(),
     )
     dice = DiceQueue()
-    app = create_app(AsyncStore(store), registry, dice_factory=dice.next)
+    app = create_app(AsyncStore(store), registry, dice_factory=dice.next, rate_limit=TESTS_RATE)
     server = await aiohttp_server(app, host="127.0.0.1")
     env = Env(str(server.make_url("/")), created, dice, store, app)
     env.server, env.registry, env.factory = server, registry, aiohttp_server
