@@ -112,7 +112,9 @@ def process(
             world.actor(request.actor)
             return _accepted(system, world, world.without_actor(request.actor), ())
         if isinstance(request, TimeAdvanceRequest):
-            resolution = system.advance_time(world, TimeStep(request.unit, request.count), dice)
+            resolution = system.advance_time(
+                world, TimeStep(request.unit, request.count, request.rest), dice
+            )
             if resolution is None:
                 return _accepted(system, world, world, ())
             return _accepted(system, world, system.apply(world, resolution), resolution.cards)

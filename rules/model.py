@@ -213,3 +213,5 @@ class TimeStep:
 
     unit: Literal["round", "minute", "hour", "day"]
     count: int = 1
+    rest: bool = True
+    """Whether the characters rest meanwhile (natural recovery needs it where a system has it)."""

@@ -119,6 +119,7 @@ class TimeAdvanceRequest(Model):
     id: RequestId
     unit: Literal["round", "minute", "hour", "day"]
     count: Annotated[int, Field(ge=1, le=1000)] = 1
+    rest: bool = True
 
 
 class UndoRequest(Model):

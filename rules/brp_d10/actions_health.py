@@ -318,7 +318,7 @@ def advance(world: World, step: TimeStep, dice: DiceSource) -> Resolution | None
     count as rest and calm (ruling), healing wounds and bleeding to death."""
     del dice
     seconds = SECONDS[step.unit] * max(0, step.count)
-    calm = step.unit != "round"
+    calm = step.unit != "round" and step.rest
     light_seconds = int(world.settings.get("light_wound_minutes", 10)) * 60
     by_location = str(world.settings.get("injury_by", "weapon")) == "location"
     data: dict[str, object] = {

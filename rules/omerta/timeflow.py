@@ -118,7 +118,7 @@ def advance(world: World, step: TimeStep, dice: DiceSource) -> Resolution:
             _wake(walker, world, after)
             _bleed(walker, world, before, after)
             rolled.extend(_bullets(walker, before, after, dice))
-            rolled.extend(_days(walker, before, after, dice))
+            rolled.extend(_days(walker, before, after, dice, step.rest))
             _jams(walker, after)
         change = walker.change()
         if change is not None:
@@ -212,19 +212,21 @@ def _bullets(walker: _Actor, before: Clock, after: Clock, dice: DiceSource) -> l
     return rolled
 
 
-def _days(walker: _Actor, before: Clock, after: Clock, dice: DiceSource) -> list[Die]:
+def _days(
+    walker: _Actor, before: Clock, after: Clock, dice: DiceSource, rest: bool = True
+) -> list[Die]:
     rolled: list[Die] = []
     for ended in range(before.day, min(after.day, before.day + MAX_DAYS)):
         if "dead" in walker.statuses or "bleeding" in walker.statuses:
             break
-        rolled.extend(_recover_day(walker, ended, dice))
+        rolled.extend(_recover_day(walker, ended, dice, rest))
     return rolled
 
 
-def _recover_day(walker: _Actor, day: int, dice: DiceSource) -> list[Die]:
-    """Natural recovery at the end of ``day``."""
+def _recover_day(walker: _Actor, day: int, dice: DiceSource, rest: bool = True) -> list[Die]:
+    """Natural recovery at the end of ``day`` (``rest`` False: the GM said nobody rested)."""
     name = walker.actor.name
-    resting = walker.get("active_day") != day
+    resting = rest and walker.get("active_day") != day
     care = walker.get("medicine_day") == day
     maximum = walker.sheet.hp
     current = int(walker.get("hp", maximum))
