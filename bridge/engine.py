@@ -343,6 +343,7 @@ def _actor_upsert(system: RuleSystem, world: World, request: ActorUpsertRequest)
         state=state,
         statuses=existing.statuses if existing else frozenset(),
         token=data.token,
+        hidden=data.hidden,
     )
     return _accepted(system, world, world.with_actor(actor), ())
 

@@ -233,7 +233,20 @@ class Renderer:
             "gm_only": button.gm_only,
         }
 
-    def actor(self, world: World, actor: Actor, locale: str) -> dict[str, Any]:
+    def actor(self, world: World, actor: Actor, locale: str, role: str = "gm") -> dict[str, Any]:
+        if actor.hidden and role != "gm":
+            return {
+                "id": actor.id,
+                "name": self._unknown(locale),
+                "owner": None,
+                "token": actor.token,
+                "sheet": {},
+                "state": {},
+                "statuses": sorted(actor.statuses),
+                "labels": self.labels(actor.statuses, locale),
+                "numbers": {},
+                "buttons": [],
+            }
         try:
             buttons = [self.button(b, locale) for b in self.system.buttons(world, actor)]
         except RulesError:  # a sheet the system can no longer read still shows, without buttons
@@ -262,6 +275,7 @@ class Renderer:
         user: str | None = None,
     ) -> list[tuple[str, dict[str, Any]]]:
         """Stored push records as the (event, body) pairs a connection of ``role`` receives.
+        Players get hidden actors' names masked everywhere.
 
         A whispered card reaches GMs and the users it names; ``user`` None is a room of
         players as a whole, which whispered cards skip."""
@@ -286,7 +300,7 @@ class Renderer:
                     ("token_status", self.token_status(push, seq=seq, world=world, locale=locale))
                 )
             elif kind == "actor_update":
-                out.append(("actor_update", self.actor_update(world, seq, push, locale)))
+                out.append(("actor_update", self.actor_update(world, seq, push, locale, role)))
             elif kind == "combat_state":
                 out.append(("combat_state", self.combat_state(world, seq, push, role, locale)))
             elif kind == "card_update":
@@ -299,6 +313,22 @@ class Renderer:
                     "undone": bool(push.get("undone", False)),
                 }
                 out.append(("card_update", body))
+        hidden = {a.id: a.name for a in world.actors.values() if a.hidden}
+        if hidden and role != "gm":
+            unknown = self._unknown(locale)
+            names = {}
+            for name in hidden.values():
+                variants = sorted({re.escape(name), re.escape(html_escape(name, quote=True))})
+                names[name] = r"(?<!\w)(?:" + "|".join(variants) + r")(?!\w)"
+            masked = []
+            for kind, body in out:
+                if kind in ("chat_card", "token_status"):
+                    body = self._mask(body, names, unknown)
+                    for key in ("speaker", "target", "actor"):
+                        if body.get(key) in hidden and kind == "chat_card":
+                            body[key] = "hidden"
+                masked.append((kind, body))
+            out = masked
         return out
 
     def combat_state(
@@ -320,7 +350,12 @@ class Renderer:
                 "data": {},
             }
         combat = tracker.from_json(raw)
-        hidden = {c.actor_id for c in combat.combatants if c.hidden and role != "gm"}
+        hidden = {
+            c.actor_id
+            for c in combat.combatants
+            if role != "gm"
+            and (c.hidden or (c.actor_id in world.actors and world.actors[c.actor_id].hidden))
+        }
         unknown = self.text(text_to_json(t("tracker.hidden")), locale)
 
         def name(actor_id: str) -> str:
@@ -389,8 +424,24 @@ class Renderer:
                 tokens.append(body)
         return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
 
+    def _unknown(self, locale: str) -> str:
+        return self.text(text_to_json(t("tracker.hidden")), locale)
+
+    def _mask(self, body: Any, names: Mapping[str, str], unknown: str) -> Any:
+        """A player's copy of a rendered body with hidden actors' names (plain and
+        HTML-escaped) replaced by "Unknown"."""
+        if isinstance(body, str):
+            for pattern in names.values():
+                body = re.sub(pattern, unknown, body)
+            return body
+        if isinstance(body, dict):
+            return {k: self._mask(v, names, unknown) for k, v in body.items()}
+        if isinstance(body, list):
+            return [self._mask(v, names, unknown) for v in body]
+        return body
+
     def actor_update(
-        self, world: World, seq: int, push: Mapping[str, Any], locale: str
+        self, world: World, seq: int, push: Mapping[str, Any], locale: str, role: str = "gm"
     ) -> dict[str, Any]:
         if "removed" in push:
             return {"seq": seq, "world": world.id, "actor": None, "removed": push["removed"]}
@@ -398,7 +449,7 @@ class Renderer:
         return {
             "seq": seq,
             "world": world.id,
-            "actor": self.actor(world, actor, locale),
+            "actor": self.actor(world, actor, locale, role),
             "removed": None,
         }
 

@@ -122,6 +122,7 @@ def actor_to_json(actor: Actor) -> dict[str, Any]:
         "sheet": dict(actor.sheet),
         "state": dict(actor.state),
         "statuses": sorted(actor.statuses),
+        "hidden": actor.hidden,
     }
 
 
@@ -134,6 +135,7 @@ def actor_from_json(raw: Mapping[str, Any]) -> Actor:
         state=raw["state"],
         statuses=frozenset(raw["statuses"]),
         token=raw.get("token"),
+        hidden=bool(raw.get("hidden", False)),
     )
 
 

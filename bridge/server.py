@@ -191,7 +191,7 @@ class Bridge:
                     "locale": session.locale,
                     "seq": runtime.seq,
                     "actors": [
-                        renderer.actor(world, actor, session.locale)
+                        renderer.actor(world, actor, session.locale, session.role)
                         for actor in world.actors.values()
                     ],
                     "combat": renderer.combat_state(

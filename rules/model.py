@@ -60,6 +60,8 @@ class Actor:
     state: JsonMap = field(default_factory=dict)
     statuses: frozenset[str] = frozenset()
     token: str | None = None
+    hidden: bool = False
+    """The GM hides this actor's name (and sheet) from players."""
 
 
 @dataclass(frozen=True)

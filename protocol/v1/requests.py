@@ -85,6 +85,7 @@ class ActorData(Model):
     token: Annotated[str, StringConstraints(max_length=100)] | None = None
     sheet: dict[str, Any]
     state: dict[str, Any] | None = None
+    hidden: bool = False
 
 
 class ActorUpsertRequest(Model):

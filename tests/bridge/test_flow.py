@@ -283,3 +283,45 @@ async def test_whispers_reach_only_their_users(env: Env) -> None:
     late = await env.join("player", "beto", last_seq=0)
     seen = [(await late.next_push("chat_card"))["seq"]]
     assert seen == [public["seq"]]
+
+
+async def test_a_hidden_npc_is_unknown_to_players(env: Env) -> None:
+    gm = await env.join()
+    player = await env.join("player", "pia")
+    ack = await gm.call(
+        "actor_upsert",
+        {
+            "id": rid(),
+            "actor": {
+                "id": "sombra",
+                "name": "La Sombra",
+                "hidden": True,
+                "sheet": {"attributes": {"fisico": 7, "destreza": 6}},
+            },
+        },
+    )
+    assert ack["ok"], ack
+    seen = await player.next_push("actor_update")
+    assert seen["actor"]["name"] == "Desconocido" and seen["actor"]["sheet"] == {}
+    assert seen["actor"]["buttons"] == []
+    roll = await gm.call(
+        "roll",
+        {
+            "id": rid(),
+            "actor": "sombra",
+            "action": "attribute",
+            "params": {"attribute": "fisico", "level": "normal"},
+        },
+    )
+    assert roll["cards"][0]["speaker_name"] == "La Sombra"
+    card = await player.next_push("chat_card")
+    assert "Sombra" not in str(card) and card["speaker_name"] == "Desconocido"
+    assert card["speaker"] == "hidden"
+    status = await gm.call("status_set", {"id": rid(), "actor": "sombra", "add": ["prone"]})
+    assert status["ok"]
+    token = await player.next_push("token_status")
+    assert token["name"] == "Desconocido" and token["statuses"] == ["prone"]
+    late = await env.join("player", "pia2")
+    assert late.welcome is not None
+    shown = next(a for a in late.welcome["actors"] if a["id"] == "sombra")
+    assert shown["name"] == "Desconocido"
