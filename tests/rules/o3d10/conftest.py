@@ -10,9 +10,10 @@ import pytest
 
 from rules.dice import DiceSource, ScriptedDice
 from rules.i18n import translate
-from rules.model import Action, Actor, Card, Resolution, RulesError, Text, World
+from rules.model import Action, Actor, Card, Resolution, RulesError, World
 from rules.o3d10 import SYSTEM
 from rules.o3d10.system import O3d10
+from support.cards import texts_of
 
 Runner = Callable[..., tuple[Resolution, World]]
 
@@ -70,22 +71,6 @@ def run(
     )
     resolution = SYSTEM.resolve(world, action, source)  # type: ignore[arg-type]
     return resolution, SYSTEM.apply(world, resolution)
-
-
-def texts_of(card: Card) -> list[Text]:
-    found: list[Text] = [card.title]
-    if card.outcome is not None:
-        found.append(card.outcome.label)
-    for section in card.sections:
-        if section.title is not None:
-            found.append(section.title)
-        for line in section.lines:
-            found.append(line.label)
-            if isinstance(line.value, Text):
-                found.append(line.value)
-    for follow in card.actions:
-        found.append(follow.label)
-    return found
 
 
 def render(card: Card, locale: str = "es") -> str:

@@ -11,8 +11,9 @@ import pytest
 
 from rules.dice import DiceSource, ScriptedDice
 from rules.i18n import translate
-from rules.model import Action, Actor, Card, Resolution, Text, TimeStep, World
+from rules.model import Action, Actor, Card, Resolution, TimeStep, World
 from rules.omerta import SYSTEM
+from support.cards import texts_of
 
 
 def pct(value: int) -> list[int]:
@@ -64,23 +65,6 @@ def run(
     resolution = SYSTEM.resolve(world, action, source)
     check_translates(resolution)
     return resolution, SYSTEM.apply(world, resolution)
-
-
-def texts_of(card: Card) -> list[Text]:
-    found: list[Text] = [card.title]
-    if card.outcome is not None:
-        found.append(card.outcome.label)
-    for section in card.sections:
-        if section.title is not None:
-            found.append(section.title)
-        for line in section.lines:
-            found.append(line.label)
-            if isinstance(line.value, Text):
-                found.append(line.value)
-    for follow in card.actions:
-        found.append(follow.label)
-        found.extend(p.label for p in follow.ask if p.label is not None)
-    return found
 
 
 def render(card: Card, locale: str = "es") -> str:

@@ -9,23 +9,9 @@ from typing import Any
 
 from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.i18n import translate
-from rules.model import Action, Actor, Card, Resolution, Text, World
+from rules.model import Action, Actor, Resolution, World
 from rules.savage_worlds import SYSTEM
-
-
-def texts_of(card: Card) -> list[Text]:
-    out: list[Text] = [card.title]
-    if card.outcome is not None:
-        out.append(card.outcome.label)
-    for section in card.sections:
-        if section.title is not None:
-            out.append(section.title)
-        for line in section.lines:
-            out.append(line.label)
-            if isinstance(line.value, Text):
-                out.append(line.value)
-    out += [follow.label for follow in card.actions]
-    return out
+from support.cards import texts_of
 
 
 def check_cards(resolution: Resolution) -> list[str]:
