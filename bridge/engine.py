@@ -197,7 +197,7 @@ def _authorize_actor(
 
 
 def _resolve(
-    system: RuleSystem, world: World, session: Session, action: Action, dice: DiceSource
+    system: RuleSystem, world: World, action: Action, dice: DiceSource
 ) -> tuple[World, Resolution]:
     checked = system.check_action(world, action)
     resolution = system.resolve(world, checked, dice)
@@ -237,7 +237,7 @@ def _action(
     whisper = request.whisper
     if whisper is not None and session.role != "gm" and whisper != ["gm"]:
         return Rejected("gm_only", "whisper")
-    new_world, resolution = _resolve(system, world, session, action, dice)
+    new_world, resolution = _resolve(system, world, action, dice)
     accepted = _accepted(system, world, new_world, resolution.cards)
     if whisper is None:
         return accepted
@@ -295,7 +295,7 @@ def _card_action(
         by_gm=session.role == "gm",
         user=session.user,
     )
-    new_world, resolution = _resolve(system, world, session, action, dice)
+    new_world, resolution = _resolve(system, world, action, dice)
     ids = [follow["id"]] if follow["once"] else []
     ids += [sibling for sibling in siblings if sibling not in ids]
     marks = tuple((request.card, follow_id) for follow_id in ids)

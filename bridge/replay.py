@@ -9,8 +9,9 @@ report is the same, byte for byte, every time the same file is replayed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from bridge.engine import Accepted, Session, process
@@ -50,8 +51,6 @@ class Divergence:
 def _show(value: Any) -> str:
     if value is _MISSING:
         return "(nothing)"
-    import json
-
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
@@ -259,4 +258,4 @@ def replay(
         )
         if first_only and report.divergences:
             break
-    return replace(report)
+    return report
