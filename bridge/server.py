@@ -28,7 +28,7 @@ from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
 from bridge.render import Renderer
 from bridge.serialize import world_to_json
 from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
-from bridge.transport import UncompressedWebSocket, VttServer
+from bridge.transport import UncompressedWebSocket, VttServer, disconnect_all, wait_writable
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
 from protocol.v1.limits import check_payload
@@ -214,7 +214,10 @@ class Bridge:
                     if not rows:
                         break
                     used = await self._used(world.id, rows)
+                    eio_sid = self.sio.manager.eio_sid_from_sid(sid, NAMESPACE)
                     for row in rows:
+                        if not await wait_writable(self.sio.eio, eio_sid):
+                            return  # the client stopped reading: it was cut off
                         for name, body in self._render_pushes(
                             runtime, row.seq, row.pushes, session, used
                         ):
@@ -474,8 +477,7 @@ def create_app(
 
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()
-        if bridge.sio.eio.sockets:
-            await bridge.sio.eio.disconnect()
+        await disconnect_all(bridge.sio.eio)  # a client that stopped reading cannot hold it
         await bridge.sio.shutdown()
 
     async def on_cleanup(app: web.Application) -> None:

@@ -2,20 +2,97 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
+import engineio
 import socketio
 from aiohttp import web
 from engineio.async_drivers import aiohttp as eio_aiohttp
 
+log = logging.getLogger("vtt_bridge.transport")
+
+OUTGOING_LIMIT = 2000
+"""Packets waiting to be written to one socket before it counts as stalled and is cut off.
+A reading client's queue stays near empty (its writer task drains it as fast as TCP
+allows); the backlog sent on reconnect waits for the queue to drain (:func:`wait_writable`)."""
+SEND_TIMEOUT = 15.0
+"""Seconds one websocket frame may wait for the client's TCP window: past that the client
+is not reading and its connection is aborted."""
+CLOSE_GRACE = 5.0
+"""Seconds a shutdown waits for sockets to flush before aborting the stalled ones."""
+
+
+_CLOSING: set[asyncio.Future[Any]] = set()
+
+
+class OutgoingQueue(asyncio.Queue[Any]):
+    """engine.io's per-socket queue of packets to send, bounded.
+
+    engine.io queues every packet for a socket in an unbounded ``asyncio.Queue`` that its
+    writer task empties into the websocket; a client that stops reading blocks the writer
+    (aiohttp waits for the TCP window) and the queue grows with every push to its room,
+    without limit (found by tests/reliability/test_slow_client.py). Here the queue
+    refuses to grow past ``limit``: the socket is cut off instead (``on_overflow``), and
+    nothing is silently dropped from a connection that stays open.
+    """
+
+    def __init__(self, server: Any, limit: int) -> None:
+        super().__init__()
+        self.server = server
+        self.limit = limit
+        self.overflowed = False
+
+    def put_nowait(self, item: Any) -> None:
+        # ``None`` is engine.io's "stop the writer" signal: always let it through.
+        if item is not None and (self.overflowed or self.qsize() >= self.limit):
+            if not self.overflowed:
+                self.overflowed = True
+                self._cut_off()
+            return
+        super().put_nowait(item)
+
+    def _cut_off(self) -> None:
+        for sid, sock in list(self.server.sockets.items()):
+            if sock.queue is self:
+                log.warning(
+                    "socket %s stopped reading (%d packets queued): cut off", sid, self.limit
+                )
+                abort = getattr(sock, "vtt_abort", None)
+                if abort is not None:
+                    abort()
+                else:
+                    task = asyncio.ensure_future(sock.close(wait=False, abort=True))
+                    _CLOSING.add(task)
+                    task.add_done_callback(_CLOSING.discard)
+                return
+
+
+class VttEngineServer(engineio.AsyncServer):  # type: ignore[misc]
+    """engine.io with bounded per-socket outgoing queues."""
+
+    outgoing_limit = OUTGOING_LIMIT
+
+    def create_queue(self, *args: Any, **kwargs: Any) -> asyncio.Queue[Any]:
+        if args or kwargs:
+            return asyncio.Queue(*args, **kwargs)
+        return OutgoingQueue(self, self.outgoing_limit)
+
 
 class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
-    """engine.io's aiohttp websocket without per-message deflate.
+    """engine.io's aiohttp websocket without per-message deflate, and with a deadline.
 
     aiohttp compresses every frame when the client offers it and engine.io has no
     switch; for our small frames that cost 13-32 % throughput and ~90 kB per
     connection on this machine (ARCHITECTURE.md).
+
+    A frame that cannot be written for ``SEND_TIMEOUT`` seconds means the client stopped
+    reading: the connection is aborted. Without this, engine.io's writer task waits on the
+    TCP window forever, and so does the server's shutdown (it waits for that writer).
     """
+
+    send_timeout = SEND_TIMEOUT
 
     async def __call__(self, environ: dict[str, Any]) -> web.WebSocketResponse:
         request = environ["aiohttp.request"]
@@ -24,17 +101,80 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         )
         await self._sock.prepare(request)
         self.environ = environ
+        self._transport = request.transport
+        owner = getattr(self.handler, "__self__", None)
+        if owner is not None:
+            owner.vtt_abort = self.abort
         await self.handler(self)
         return self._sock
+
+    def abort(self) -> None:
+        transport = getattr(self, "_transport", None)
+        if transport is not None:
+            transport.abort()
+
+    async def send(self, message: Any) -> None:
+        try:
+            await asyncio.wait_for(super().send(message), self.send_timeout)
+        except TimeoutError:
+            log.warning("a client did not read for %.0f s: connection aborted", self.send_timeout)
+            self.abort()
+            raise
+
+    async def close(self) -> None:
+        try:
+            await asyncio.wait_for(super().close(), CLOSE_GRACE)
+        except TimeoutError:
+            self.abort()
+
+
+async def wait_writable(eio: Any, eio_sid: str | None, low: int = 200) -> bool:
+    """Before sending more to one socket (a long backlog), wait until its queue is short.
+
+    False when the socket is gone or did not drain within ``SEND_TIMEOUT``."""
+    waited = 0.0
+    while True:
+        sock = eio.sockets.get(eio_sid) if eio_sid is not None else None
+        if sock is None or sock.closed:
+            return False
+        if sock.queue.qsize() <= low:
+            return True
+        if waited > SEND_TIMEOUT:
+            return False
+        await asyncio.sleep(0.01)
+        waited += 0.01
+
+
+async def disconnect_all(eio: Any, grace: float = CLOSE_GRACE) -> None:
+    """Close every socket; abort those that cannot flush within ``grace`` seconds."""
+    sockets = list(eio.sockets.values())
+    if not sockets:
+        return
+    tasks = {asyncio.ensure_future(sock.close()): sock for sock in sockets}
+    _, pending = await asyncio.wait(tasks, timeout=grace)
+    for task in pending:
+        abort = getattr(tasks[task], "vtt_abort", None)
+        if abort is not None:
+            abort()
+    if pending:
+        _, still = await asyncio.wait(pending, timeout=grace)
+        for task in still:
+            task.cancel()
+    eio.sockets = {}
 
 
 class VttServer(socketio.AsyncServer):  # type: ignore[misc]
     """python-socketio routes a client *event* named ``connect`` or ``disconnect`` to
     the connection handlers (found by the fuzz test: a fake ``connect`` raised and
     never acked, a fake ``disconnect`` dropped the session). Such events go to the
-    catch-all handler instead, which answers ``unknown_event``."""
+    catch-all handler instead, which answers ``unknown_event``.
+
+    Its engine.io server is :class:`VttEngineServer` (bounded outgoing queues)."""
 
     RESERVED = frozenset({"connect", "connect_error", "disconnect"})
+
+    def _engineio_server_class(self) -> type[engineio.AsyncServer]:
+        return VttEngineServer
 
     async def _handle_event_internal(
         self, server: Any, sid: str, eio_sid: str, data: list[Any], namespace: str, id: Any
