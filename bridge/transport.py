@@ -121,12 +121,6 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
             self.abort()
             raise
 
-    async def close(self) -> None:
-        try:
-            await asyncio.wait_for(super().close(), CLOSE_GRACE)
-        except TimeoutError:
-            self.abort()
-
 
 async def wait_writable(eio: Any, eio_sid: str | None, low: int = 200) -> bool:
     """Before sending more to one socket (a long backlog), wait until its queue is short.
