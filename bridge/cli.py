@@ -14,9 +14,10 @@ from typing import Any
 
 from aiohttp import web
 
-from bridge.limits import RateLimit
+from bridge.limits import DEFAULT_WORLD, RateLimit, WorldLimit
 from bridge.server import create_app
 from bridge.store import AsyncStore, SQLiteStore
+from bridge.transport import exposure_warning
 from bridge.worlds import create_world
 from rules.dice import SeededDice
 from rules.registry import default_registry
@@ -52,15 +53,32 @@ class _SeededStream:
 
 
 async def serve(
-    host: str, port: int, data: Path, sync: str, dice_seed: int | None, rate: float = 50.0
+    host: str,
+    port: int,
+    data: Path,
+    sync: str,
+    dice_seed: int | None,
+    rate: float = 50.0,
+    world: WorldLimit = DEFAULT_WORLD,
 ) -> None:
     registry = default_registry()
     store = AsyncStore(_store(data, sync))
     limit = RateLimit(rate, rate * 2)
+    if rate <= 0:  # benchmarks: no rate or count limits at all
+        world = WorldLimit(0, 0.0, 0.0)
+    warning = exposure_warning(host)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     if dice_seed is None:
-        app = create_app(store, registry, rate_limit=limit)
+        app = create_app(store, registry, rate_limit=limit, world_limit=world)
     else:
-        app = create_app(store, registry, dice_factory=_SeededStream(dice_seed), rate_limit=limit)
+        app = create_app(
+            store,
+            registry,
+            dice_factory=_SeededStream(dice_seed),
+            rate_limit=limit,
+            world_limit=world,
+        )
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -114,7 +132,22 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=50.0,
         metavar="PER_SECOND",
-        help="requests per second per connection (bursts of twice that); 0 switches it off",
+        help="requests per second per connection (bursts of twice that); 0 switches every"
+        " rate and connection limit off (benchmarks)",
+    )
+    p_serve.add_argument(
+        "--world-connections",
+        type=int,
+        default=DEFAULT_WORLD.max_connections,
+        metavar="N",
+        help="open connections per world (world_full past that); 0: no limit",
+    )
+    p_serve.add_argument(
+        "--world-rate",
+        type=float,
+        default=DEFAULT_WORLD.per_second,
+        metavar="PER_SECOND",
+        help="requests per second of one world's connections together (bursts of twice that)",
     )
 
     p_world = sub.add_parser("world", help="manage worlds")
@@ -175,7 +208,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         asyncio.run(
             serve(
-                args.host, args.port, args.data, args.sync.upper(), args.dice_seed, args.rate_limit
+                args.host,
+                args.port,
+                args.data,
+                args.sync.upper(),
+                args.dice_seed,
+                args.rate_limit,
+                WorldLimit(args.world_connections, args.world_rate, args.world_rate * 2),
             )
         )
         return 0

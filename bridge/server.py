@@ -24,7 +24,17 @@ from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
 from bridge.engine import Accepted, Rejected, Session, process
-from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
+from bridge.limits import (
+    DEFAULT_AUTH,
+    DEFAULT_RATE,
+    DEFAULT_WORLD,
+    AuthLimit,
+    AuthThrottle,
+    Bucket,
+    RateLimit,
+    WorldGuard,
+    WorldLimit,
+)
 from bridge.render import Renderer
 from bridge.serialize import world_to_json
 from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
@@ -78,8 +88,12 @@ class Bridge:
         *,
         dice_factory: Callable[[], DiceSource] = SystemDice,
         rate_limit: RateLimit = DEFAULT_RATE,
+        world_limit: WorldLimit = DEFAULT_WORLD,
+        auth_limit: AuthLimit = DEFAULT_AUTH,
     ) -> None:
         self.store = store
+        self.world_guard = WorldGuard(world_limit)
+        self.auth_throttle = AuthThrottle(auth_limit)
         self.registry = registry
         self.rate_limit = rate_limit
         self.dice_factory = dice_factory
@@ -139,16 +153,23 @@ class Bridge:
             self._refuse("unsupported_protocol", locale)
         if self.shutting_down:
             self._refuse("shutting_down", locale)
+        address = _address(environ)
+        if self.auth_throttle.wait(address) > 0:
+            self._refuse("auth_throttled", locale)
         found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
         if found is None:
+            self.auth_throttle.failed(address)
             self._refuse("bad_token", locale)
         world_id, role = found
+        if self.world_guard.full(world_id):
+            self._refuse("world_full", locale)
         runtime = await self.runtime(world_id)
         locale = parsed.locale or str(runtime.world.settings.get("locale", "es"))
         session = Session(parsed.user, "gm" if role == "gm" else "player", locale, parsed.name)
         self.connections[sid] = Connection(
             world_id, session, parsed.last_seq, bucket=Bucket(self.rate_limit)
         )
+        self.world_guard.joined(world_id)
         self.sio.start_background_task(self._welcome, sid)
 
     def _refuse(self, code: str, locale: str) -> NoReturn:
@@ -247,6 +268,7 @@ class Bridge:
         conn = self.connections.pop(sid, None)
         if conn is None:
             return
+        self.world_guard.left(conn.world_id)
         runtime = self.worlds.get(conn.world_id)
         if runtime is not None:
             key = (conn.session.role, conn.session.locale)
@@ -282,6 +304,8 @@ class Bridge:
             return self._error("bad_auth", locale)
         if not conn.bucket.take():
             return self._error("rate_limited", locale)
+        if not self.world_guard.take(conn.world_id):
+            return self._error("world_rate_limited", locale)
         request = parse_request(event, args)
         if isinstance(request, ParseError):
             return self._error(request.code, locale, request.field)
@@ -450,14 +474,31 @@ class Bridge:
 BRIDGE_KEY = web.AppKey("bridge", Bridge)
 
 
+def _address(environ: dict[str, Any]) -> str:
+    """The client's address as the socket saw it (engine.io's REMOTE_ADDR is always
+    127.0.0.1 under aiohttp; proxies' X-Forwarded-For is not trusted)."""
+    request = environ.get("aiohttp.request")
+    remote = getattr(request, "remote", None)
+    return str(remote) if remote else "unknown"
+
+
 def create_app(
     store: AsyncStore,
     registry: Registry,
     *,
     dice_factory: Callable[[], DiceSource] = SystemDice,
     rate_limit: RateLimit = DEFAULT_RATE,
+    world_limit: WorldLimit = DEFAULT_WORLD,
+    auth_limit: AuthLimit = DEFAULT_AUTH,
 ) -> web.Application:
-    bridge = Bridge(store, registry, dice_factory=dice_factory, rate_limit=rate_limit)
+    bridge = Bridge(
+        store,
+        registry,
+        dice_factory=dice_factory,
+        rate_limit=rate_limit,
+        world_limit=world_limit,
+        auth_limit=auth_limit,
+    )
     app = web.Application()
     app[BRIDGE_KEY] = bridge
     bridge.sio.attach(app, socketio_path="socket.io")

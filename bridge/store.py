@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bridge.auth import same_hash
+
 T = TypeVar("T")
 
 SCHEMA_VERSION = 2
@@ -228,14 +230,23 @@ class SQLiteStore:
         return None if r is None or r[0] is None else json.loads(r[0])
 
     def find_token(self, token_hash: str) -> tuple[str, str] | None:
-        """The world and role (``gm`` or ``player``) a token hash opens."""
+        """The world and role (``gm`` or ``player``) a token hash opens.
+
+        The index finds the candidate row; the hashes are then compared in constant time
+        (:func:`bridge.auth.same_hash`)."""
         with self._lock:
             r = self._db.execute(
-                "SELECT id, CASE WHEN gm_token_hash = ? THEN 'gm' ELSE 'player' END FROM worlds"
+                "SELECT id, gm_token_hash, player_token_hash FROM worlds"
                 " WHERE gm_token_hash = ? OR player_token_hash = ?",
-                (token_hash, token_hash, token_hash),
+                (token_hash, token_hash),
             ).fetchone()
-        return None if r is None else (r[0], r[1])
+        if r is None:
+            return None
+        if same_hash(r[1], token_hash):
+            return (r[0], "gm")
+        if same_hash(r[2], token_hash):
+            return (r[0], "player")
+        return None
 
     # -- events -----------------------------------------------------------------
     _EVENT_COLUMNS = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from typing import Any
 
@@ -176,3 +177,18 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
         if data and data[0] in self.RESERVED:
             data = [f"reserved:{data[0]}", *data[1:]]
         await super()._handle_event_internal(server, sid, eio_sid, data, namespace, id)
+
+
+def exposure_warning(host: str) -> str | None:
+    """What ``serve`` prints when told to listen beyond this machine (None on loopback)."""
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if loopback:
+        return None
+    return (
+        f"WARNING: vtt-bridge is listening on {host}, reachable from other machines. "
+        "Anyone who can reach it can try tokens; serve it behind a TLS reverse proxy "
+        "(wss://), keep the data directory private, and see README.md, Security."
+    )
