@@ -106,13 +106,43 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         owner = getattr(self.handler, "__self__", None)
         if owner is not None:
             owner.vtt_abort = self.abort
-        await self.handler(self)
+        try:
+            await self.handler(self)
+        except Exception as exc:
+            log.info("websocket ended with %s", type(exc).__name__)
+        finally:
+            # engine.io's handler can end past its own cleanup (closing the websocket
+            # failed or was cancelled when the client vanished): the socket then stayed
+            # registered and counted as connected, for good (found by
+            # tests/reliability/test_bad_input.py). Close it here in any case.
+            if owner is not None:
+                if not owner.closed:
+                    await owner.close(
+                        wait=False, abort=True, reason=owner.server.reason.TRANSPORT_CLOSE
+                    )
+                owner.server.sockets.pop(owner.sid, None)
         return self._sock
 
     def abort(self) -> None:
         transport = getattr(self, "_transport", None)
         if transport is not None:
             transport.abort()
+
+    async def wait(self) -> Any:
+        """The next frame. A text frame that is no engine.io packet (empty, or not starting
+        with a packet type digit) made engine.io's handler raise outside its cleanup: the
+        socket stayed registered forever, its connection counted, its writer task waiting
+        (found by tests/reliability/test_bad_input.py). Now it ends the connection cleanly.
+        """
+        data = await super().wait()
+        if isinstance(data, str) and not (data[:1].isdigit() and data[:1].isascii()):
+            raise OSError("not an engine.io packet")
+        if isinstance(data, str) and data[:1] == "1":
+            # engine.io CLOSE: engine.io marked the socket closed but kept the websocket
+            # open and silently ignored whatever came next, so a client never got an
+            # answer again. The websocket ends here, as the packet asks.
+            raise OSError("the client closed the session")
+        return data
 
     async def send(self, message: Any) -> None:
         try:
@@ -171,10 +201,31 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
     def _engineio_server_class(self) -> type[engineio.AsyncServer]:
         return VttEngineServer
 
+    async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
+        """A packet socket.io cannot decode (bad msgpack, an integer map key, an unknown
+        packet type) used to be dropped with a logged traceback and no answer, so the client
+        waited forever (found by tests/reliability/test_bad_input.py). Now the connection is
+        closed at once: the client sees the disconnect instead of waiting."""
+        try:
+            await super()._handle_eio_message(eio_sid, data)
+        except Exception as exc:
+            log.warning("malformed packet (%s): connection closed", type(exc).__name__)
+            sock = self.eio.sockets.get(eio_sid)
+            if sock is not None:
+                await sock.close(wait=False, abort=False)
+                abort = getattr(sock, "vtt_abort", None)
+                if abort is not None:
+                    asyncio.get_running_loop().call_later(1.0, abort)
+
     async def _handle_event_internal(
         self, server: Any, sid: str, eio_sid: str, data: list[Any], namespace: str, id: Any
     ) -> None:
-        if data and data[0] in self.RESERVED:
+        if not data or not isinstance(data[0], str):
+            # No event name, or one that is not text (a map, a number): the catch-all
+            # answers unknown_event. It used to raise before any handler (found by
+            # tests/reliability/test_bad_input.py) and the client waited for its ack.
+            data = ["invalid:event", *data[1:]]
+        elif data[0] in self.RESERVED:
             data = [f"reserved:{data[0]}", *data[1:]]
         await super()._handle_event_internal(server, sid, eio_sid, data, namespace, id)
 
