@@ -9,10 +9,10 @@ weapon, ``bipod`` (weapons set on their bipod), ``in_hand``, ``injuries``,
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
+from rules.jsondata import copy_json
 from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, WorldChange, t
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
@@ -53,7 +53,7 @@ class Draft:
     def data(self, key: str, default: Any = None) -> Any:
         if key in self._data:
             return self._data[key]
-        return copy.deepcopy(self.world.data.get(key, default))
+        return copy_json(self.world.data.get(key, default))
 
     def set_data(self, key: str, value: Any) -> None:
         self._data[key] = value
@@ -71,12 +71,17 @@ class Draft:
         return parse_sheet(self.actor(actor_id).sheet)
 
     def state(self, actor_id: str) -> dict[str, Any]:
-        base = copy.deepcopy(dict(self.actor(actor_id).state))
-        base.update(copy.deepcopy(self._states.get(actor_id, {})))
-        return base
+        """A copy of the actor's state as this draft leaves it (the caller may change it)."""
+        merged = {**self.actor(actor_id).state, **self._states.get(actor_id, {})}
+        return {key: copy_json(value) for key, value in merged.items()}
 
     def get(self, actor_id: str, key: str, default: Any = None) -> Any:
-        return self.state(actor_id).get(key, default)
+        """A copy of one key of :meth:`state` (``default``, as it is, when absent)."""
+        changed = self._states.get(actor_id)
+        if changed is not None and key in changed:
+            return copy_json(changed[key])
+        state = self.actor(actor_id).state
+        return copy_json(state[key]) if key in state else default
 
     def put(self, actor_id: str, **values: Any) -> None:
         self._states.setdefault(actor_id, {}).update(values)
