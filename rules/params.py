@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rules.memo import by_identity
 from rules.model import RulesError, Text, t
 
 ParamKind = Literal["int", "str", "bool", "choice"]
@@ -40,11 +41,16 @@ def _bad(prefix: str, param: Param, key: str, **extra: Any) -> RulesError:
     )
 
 
+@by_identity(1024)
+def _names(declared: tuple[Param, ...]) -> frozenset[str]:
+    return frozenset(param.name for param in declared)
+
+
 def validate_params(
     declared: tuple[Param, ...], raw: Mapping[str, Any], prefix: str = "params"
 ) -> dict[str, Any]:
     """Check ``raw`` against ``declared``; return the values with defaults filled in."""
-    known = {param.name: param for param in declared}
+    known = _names(declared)
     for name in raw:
         if name not in known:
             raise RulesError(
