@@ -215,14 +215,16 @@ class KeepRoll:
     ``natural`` is the kept die of the first throw; ``above`` the die ranked just
     above it in that throw (for the fumble check), or the kept die itself when it
     is already the highest. ``kept_faces`` (the kept die of each throw) and
-    ``above`` are read off ``throws`` once, by :func:`roll_keep_of_3d10`, since
-    every check reads them several times.
+    ``above`` (and ``dice``, every die in order) are read off ``throws`` once, by
+    :func:`roll_keep_of_3d10`, since every check reads them several times.
     """
 
     rank: Rank
     throws: tuple[tuple[Die, Die, Die], ...]
     kept_faces: tuple[int, ...] = field(compare=False, repr=False)
     above: int = field(compare=False, repr=False)
+    dice: tuple[Die, ...] = field(compare=False, repr=False)
+    """Every die of every throw, in the order rolled."""
 
     @property
     def total(self) -> int:
@@ -231,10 +233,6 @@ class KeepRoll:
     @property
     def natural(self) -> int:
         return self.kept_faces[0]
-
-    @property
-    def dice(self) -> tuple[Die, ...]:
-        return tuple(die for throw in self.throws for die in throw)
 
     @property
     def exploded(self) -> bool:
@@ -262,19 +260,21 @@ def roll_keep_of_3d10(
         kept_index = sorted(_THREE, key=faces.__getitem__)[position]
         group = len(throws)
         first, second, third = faces
-        throws.append(
-            (
-                Die(10, (first,), role, kept_index == 0, group),
-                Die(10, (second,), role, kept_index == 1, group),
-                Die(10, (third,), role, kept_index == 2, group),
-            )
+        throw = (
+            Die(10, (first,), role, kept_index == 0, group),
+            Die(10, (second,), role, kept_index == 1, group),
+            Die(10, (third,), role, kept_index == 2, group),
         )
+        throws.append(throw)
         kept = faces[kept_index]
         kept_faces.append(kept)
         if group == 0:
             above = sorted(faces)[min(2, position + 1)]
-        if kept != 10:
-            return KeepRoll(rank, tuple(throws), tuple(kept_faces), above)
+            if kept != 10:
+                return KeepRoll(rank, (throw,), (kept,), above, throw)
+        elif kept != 10:
+            every = tuple(die for one in throws for die in one)
+            return KeepRoll(rank, tuple(throws), tuple(kept_faces), above, every)
 
 
 _THREE = (0, 1, 2)

@@ -14,7 +14,7 @@ from typing import Any
 from rules.model import Actor, RulesError, World, t
 from rules.o3d10.checks import Circumstances, kept_rank
 from rules.o3d10.health import health_band, is_badly_hurt
-from rules.o3d10.initiative import combat_of
+from rules.o3d10.initiative import COMBAT_KEY, combat_of
 from rules.o3d10.sheet import Sheet, parse_sheet
 from rules.rolls import Rank
 
@@ -70,7 +70,9 @@ def require_able(world: World, actor: Actor) -> Sheet:
 
 
 def in_combat(world: World) -> bool:
-    return bool(combat_of(world.data)["active"])
+    """Whether a combat runs (what ``combat_of(world.data)["active"]`` says, without the copy)."""
+    combat = world.data.get(COMBAT_KEY)
+    return isinstance(combat, Mapping) and bool(combat.get("active", False))
 
 
 def split_marked(world: World, actor_id: str) -> bool:
