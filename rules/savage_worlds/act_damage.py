@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource, Die
+from rules.jsondata import copy_json
 from rules.model import Action, FollowUp, Line, Outcome, Resolution, World, t
 from rules.savage_worlds.cards import card, refuse
 from rules.savage_worlds.health import (
@@ -39,7 +40,7 @@ def _standing(draft: Draft, actor_id: str) -> bool:
 
 
 def pending_of(draft: Draft, key: str, value: str) -> str | None:
-    for pid, hit in draft.data("pending", {}).items():
+    for pid, hit in draft.peek("pending", {}).items():
         if hit.get(key) == value:
             return str(pid)
     return None
@@ -56,8 +57,8 @@ def resolve_damage(
 ) -> Resolution:
     draft = Draft(world)
     attack_id, index = str(action.params["attack"]), int(action.params["hit"])
-    attacks = draft.data("attacks", {})
-    attack = attacks.get(attack_id)
+    # Only the attack rolled is copied (its hit is marked done); the others stay shared.
+    attack = copy_json(draft.peek("attacks", {}).get(attack_id))
     if attack is None:
         raise refuse("unknown_attack", "params.attack", attack=attack_id[:40])
     if attack["attacker"] != action.actor_id:
@@ -154,7 +155,7 @@ def resolve_damage(
 
 
 def _store_attack(draft: Draft, attack_id: str, attack: dict[str, Any]) -> None:
-    attacks = dict(draft.data("attacks", {}))
+    attacks = dict(draft.peek("attacks", {}))  # a new mapping; the other attacks unchanged
     if all(h["done"] for h in attack["hits"]):
         attacks.pop(attack_id, None)
     else:
@@ -217,7 +218,7 @@ def settle(
         manual or can_soak(draft, target, result.wounds, settings)
     ):
         pid = draft.next_id("hit")
-        pending = dict(draft.data("pending", {}))
+        pending = dict(draft.peek("pending", {}))  # a new mapping; the others stay shared
         pending[pid] = {
             "target": target,
             "attack": attack_id,

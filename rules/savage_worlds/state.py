@@ -55,6 +55,12 @@ class Draft:
             return self._data[key]
         return copy_json(self.world.data.get(key, default))
 
+    def peek(self, key: str, default: Any = None) -> Any:
+        """A world data value as this draft leaves it, to read only (not a copy)."""
+        if key in self._data:
+            return self._data[key]
+        return self.world.data.get(key, default)
+
     def set_data(self, key: str, value: Any) -> None:
         self._data[key] = value
 
@@ -70,10 +76,12 @@ class Draft:
     def sheet(self, actor_id: str) -> Sheet:
         return parse_sheet(self.actor(actor_id).sheet)
 
-    def state(self, actor_id: str) -> dict[str, Any]:
-        """A copy of the actor's state as this draft leaves it (the caller may change it)."""
-        merged = {**self.actor(actor_id).state, **self._states.get(actor_id, {})}
-        return {key: copy_json(value) for key, value in merged.items()}
+    def state(self, actor_id: str) -> Mapping[str, Any]:
+        """The actor's state as this draft leaves it, to read (its values are not copies: use
+        :meth:`get` for a value to change, and :meth:`put` to change it)."""
+        changed = self._states.get(actor_id)
+        state = self.actor(actor_id).state
+        return {**state, **changed} if changed else state
 
     def get(self, actor_id: str, key: str, default: Any = None) -> Any:
         """A copy of one key of :meth:`state` (``default``, as it is, when absent)."""
