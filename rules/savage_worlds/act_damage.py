@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource, Die
-from rules.jsondata import copy_json
 from rules.model import Action, FollowUp, Line, Outcome, Resolution, World, t
 from rules.savage_worlds.cards import card, refuse
 from rules.savage_worlds.health import (
@@ -57,8 +56,7 @@ def resolve_damage(
 ) -> Resolution:
     draft = Draft(world)
     attack_id, index = str(action.params["attack"]), int(action.params["hit"])
-    # Only the attack rolled is copied (its hit is marked done); the others stay shared.
-    attack = copy_json(draft.peek("attacks", {}).get(attack_id))
+    attack = _own_copy(draft.peek("attacks", {}).get(attack_id))
     if attack is None:
         raise refuse("unknown_attack", "params.attack", attack=attack_id[:40])
     if attack["attacker"] != action.actor_id:
@@ -152,6 +150,14 @@ def resolve_damage(
     return settle(
         action, draft, attacker.name, target, result, lines, rolled, dice, settings, attack_id
     )
+
+
+def _own_copy(attack: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The attack record with its own hits, the one part a damage roll changes (a hit is marked
+    done); its other values (queue, thresholds) are read only and stay shared."""
+    if attack is None:
+        return None
+    return {**attack, "hits": [dict(hit) for hit in attack["hits"]]}
 
 
 def _store_attack(draft: Draft, attack_id: str, attack: dict[str, Any]) -> None:

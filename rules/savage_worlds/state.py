@@ -9,7 +9,7 @@ weapon, ``bipod`` (weapons set on their bipod), ``in_hand``, ``injuries``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from typing import Any
 
 from rules.jsondata import copy_json
@@ -99,8 +99,13 @@ class Draft:
             return set(self._statuses[actor_id])
         return set(self.actor(actor_id).statuses)
 
+    def _current(self, actor_id: str) -> Set[str]:
+        """The statuses as this draft leaves them, to read only."""
+        changed = self._statuses.get(actor_id)
+        return changed if changed is not None else self.actor(actor_id).statuses
+
     def has(self, actor_id: str, status: str) -> bool:
-        return status in self.statuses(actor_id)
+        return status in self._current(actor_id)
 
     def add(self, actor_id: str, *statuses: str) -> None:
         self._statuses[actor_id] = self.statuses(actor_id) | set(statuses)
@@ -109,7 +114,7 @@ class Draft:
         self._statuses[actor_id] = self.statuses(actor_id) - set(statuses)
 
     def is_out(self, actor_id: str) -> bool:
-        return bool(self.statuses(actor_id) & OUT)
+        return not OUT.isdisjoint(self._current(actor_id))
 
     def effects(self) -> tuple[Effect, ...]:
         out: list[Effect] = []
