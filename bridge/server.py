@@ -311,7 +311,7 @@ class Bridge:
         world = runtime.world
         request_id = str(payload["id"])
         digest = payload_hash(event, payload)
-        previous = store.sync.find_request_now(world.id, request_id)
+        previous = await store.find_request(world.id, request_id)
         if previous is not None:
             if previous.payload_hash != digest:
                 return self._error("id_reused", session.locale, "id")
