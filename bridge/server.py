@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import socketio
 from aiohttp import web
@@ -27,7 +27,7 @@ from bridge.engine import Accepted, Rejected, Session, process
 from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
 from bridge.render import Renderer
 from bridge.serialize import world_to_json
-from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
+from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
 from bridge.transport import UncompressedWebSocket, VttServer
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
@@ -45,6 +45,9 @@ from rules.dice import DiceSource, RecordingDice, SystemDice
 from rules.i18n import translate
 from rules.registry import Registry
 from rules.system import RuleSystem
+
+if TYPE_CHECKING:
+    from bridge.cluster import ClusterFeed
 
 log = logging.getLogger("vtt_bridge")
 
@@ -78,8 +81,10 @@ class Bridge:
         *,
         dice_factory: Callable[[], DiceSource] = SystemDice,
         rate_limit: RateLimit = DEFAULT_RATE,
+        cluster: ClusterFeed | None = None,
     ) -> None:
         self.store = store
+        self.cluster = cluster  # several processes on one shared store (bridge/cluster.py)
         self.registry = registry
         self.rate_limit = rate_limit
         self.dice_factory = dice_factory
@@ -96,7 +101,10 @@ class Bridge:
             http_compression=False,
             logger=False,
             engineio_logger=False,
+            client_manager=cluster.manager if cluster is not None else None,
         )
+        if cluster is not None:
+            cluster.attach(self)
         eio = self.sio.eio
         eio._async = {**eio._async, "websocket": UncompressedWebSocket}
         self.sio.on("connect", self.on_connect, namespace=NAMESPACE)
@@ -173,6 +181,8 @@ class Bridge:
         renderer = self.renderers[runtime.world.system]
         session = conn.session
         async with runtime.lock:
+            if self.cluster is not None:  # up to the shared store's head first
+                await self.cluster.before_welcome(runtime)
             world = runtime.world
             system = self.system(runtime)
             await self.sio.emit(
@@ -297,6 +307,8 @@ class Bridge:
                 return self._error("internal_error", locale)
         runtime = await self.runtime(conn.world_id)
         async with runtime.lock:
+            if self.cluster is not None:  # retries when another process wrote first
+                return await self.cluster.apply(runtime, session, event, payload, request)
             return await self._apply(runtime, session, event, payload, request)
 
     async def _apply(
@@ -363,11 +375,15 @@ class Bridge:
         )
         try:
             await self.store.append(runtime.world.id, record, world_to_json(result.world))
-        except StoreError:
+        except StoreError as exc:
+            if isinstance(exc, SeqConflict) and self.cluster is not None:
+                raise  # another process wrote first: the cluster reloads and retries
             log.exception("store refused event %s of world %s", seq, runtime.world.id)
             return self._error("store_error", session.locale)
         runtime.world = result.world
         runtime.seq = seq
+        if self.cluster is not None:
+            self.cluster.committed(runtime.world.id, seq, result.pushes)
         rendered = await self._broadcast(runtime, seq, result.pushes)
         own = rendered.get((session.role, session.locale))
         whispers = any(p.get("whisper") for p in result.pushes)
@@ -453,8 +469,11 @@ def create_app(
     *,
     dice_factory: Callable[[], DiceSource] = SystemDice,
     rate_limit: RateLimit = DEFAULT_RATE,
+    cluster: ClusterFeed | None = None,
 ) -> web.Application:
-    bridge = Bridge(store, registry, dice_factory=dice_factory, rate_limit=rate_limit)
+    bridge = Bridge(
+        store, registry, dice_factory=dice_factory, rate_limit=rate_limit, cluster=cluster
+    )
     app = web.Application()
     app[BRIDGE_KEY] = bridge
     bridge.sio.attach(app, socketio_path="socket.io")
@@ -472,8 +491,14 @@ def create_app(
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
 
+    async def on_startup(app: web.Application) -> None:
+        if cluster is not None:
+            await cluster.start()
+
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()
+        if cluster is not None:
+            await cluster.stop()
         if bridge.sio.eio.sockets:
             await bridge.sio.eio.disconnect()
         await bridge.sio.shutdown()
@@ -484,6 +509,7 @@ def create_app(
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app
