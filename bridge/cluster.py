@@ -211,8 +211,14 @@ class ClusterFeed:
         log.error("world %s: %d lost races in a row", world_id, MAX_ATTEMPTS)
         return bridge._error("store_error", session.locale)
 
-    async def before_welcome(self, runtime: WorldRuntime) -> None:
-        await self.catch_up(runtime, force=True)
+    async def before_welcome(self, runtime: WorldRuntime) -> bool:
+        """Bring the world to the store's head before a welcome; False if the store is away."""
+        try:
+            await self.catch_up(runtime, force=True)
+        except StoreError:
+            log.warning("world %s: store unavailable, welcome refused", runtime.world.id)
+            return False
+        return True
 
     def committed(self, world_id: str, seq: int, pushes: list[dict[str, Any]]) -> None:
         """This process wrote ``seq`` and pushes it to its own clients now."""

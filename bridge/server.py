@@ -147,11 +147,15 @@ class Bridge:
             self._refuse("unsupported_protocol", locale)
         if self.shutting_down:
             self._refuse("shutting_down", locale)
-        found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
-        if found is None:
-            self._refuse("bad_token", locale)
-        world_id, role = found
-        runtime = await self.runtime(world_id)
+        try:
+            found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
+            if found is None:
+                self._refuse("bad_token", locale)
+            world_id, role = found
+            runtime = await self.runtime(world_id)
+        except StoreError:  # the database is away: say so, the client retries later
+            log.exception("store unavailable while connecting")
+            self._refuse("store_error", locale)
         locale = parsed.locale or str(runtime.world.settings.get("locale", "es"))
         session = Session(parsed.user, "gm" if role == "gm" else "player", locale, parsed.name)
         self.connections[sid] = Connection(
@@ -181,8 +185,11 @@ class Bridge:
         renderer = self.renderers[runtime.world.system]
         session = conn.session
         async with runtime.lock:
-            if self.cluster is not None:  # up to the shared store's head first
-                await self.cluster.before_welcome(runtime)
+            if self.cluster is not None and not await self.cluster.before_welcome(runtime):
+                # The shared store is away: no welcome we could vouch for. The client
+                # is disconnected and reconnects (to this or another process) later.
+                await self.sio.disconnect(sid, namespace=NAMESPACE)
+                return
             world = runtime.world
             system = self.system(runtime)
             await self.sio.emit(

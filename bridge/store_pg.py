@@ -106,7 +106,11 @@ class PgStore:
         self._local = threading.local()
         self._all: list[psycopg.Connection[Any]] = []
         self._all_lock = threading.Lock()
-        self._migrate()
+        try:
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
 
     # -- connections ------------------------------------------------------------
     def _conn(self) -> psycopg.Connection[Any]:

@@ -120,6 +120,9 @@ class LocalPostgres:
     process: subprocess.Popen[bytes]
     port: int
     folder: Path
+    durable: bool = False
+    uid: int | None = None
+    gid: int | None = None
 
     @property
     def url(self) -> str:
@@ -130,7 +133,7 @@ class LocalPostgres:
         """A new cluster in a new temporary folder (removed by :meth:`stop`); ``durable``
         keeps fsync on (benchmarks), tests run without it (a killed bridge process loses
         nothing either way: the server's memory outlives it)."""
-        initdb, postgres = _pg_bin("initdb"), _pg_bin("postgres")
+        initdb = _pg_bin("initdb")
         # Directly in the system's temporary folder: the postgres user must reach it.
         folder = Path(tempfile.mkdtemp(prefix="vtt-bridge-pg-"))
         data, sockets = folder / "data", folder / "sockets"
@@ -147,7 +150,6 @@ class LocalPostgres:
             for path in (folder, sockets):
                 os.chown(path, user.pw_uid, user.pw_gid)
         uid, gid = (user.pw_uid, user.pw_gid) if user else (None, None)
-        groups: list[int] | None = [] if user else None
         made = subprocess.run(
             [initdb, "-D", str(data), "-U", "bridge", "--auth=trust", "-E", "UTF8", "--no-sync"],
             stdout=subprocess.DEVNULL,
@@ -156,26 +158,32 @@ class LocalPostgres:
             check=False,
             user=uid,
             group=gid,
-            extra_groups=groups,
+            extra_groups=[] if user else None,
         )
         if made.returncode != 0:
             shutil.rmtree(folder, ignore_errors=True)
             raise RuntimeError(f"initdb failed: {made.stderr.decode(errors='replace')[-2000:]}")
-        port = free_port()
-        settings = ["-p", str(port), "-h", "127.0.0.1", "-k", str(sockets)]
+        return cls._launch(folder, free_port(), durable, uid, gid)
+
+    @classmethod
+    def _launch(
+        cls, folder: Path, port: int, durable: bool, uid: int | None, gid: int | None
+    ) -> LocalPostgres:
+        postgres = _pg_bin("postgres")
+        settings = ["-p", str(port), "-h", "127.0.0.1", "-k", str(folder / "sockets")]
         settings += ["-c", "max_connections=200", "-c", "shared_buffers=64MB"]
         if not durable:
             settings += ["-c", "fsync=off", "-c", "full_page_writes=off"]
-        with (folder / "postgres.log").open("wb") as log:
+        with (folder / "postgres.log").open("ab") as log:
             process = subprocess.Popen(
-                [postgres, "-D", str(data), *settings],
+                [postgres, "-D", str(folder / "data"), *settings],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
                 user=uid,
                 group=gid,
-                extra_groups=groups,
+                extra_groups=[] if uid is not None else None,
             )
-        server = cls(process, port, folder)
+        server = cls(process, port, folder, durable, uid, gid)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if process.poll() is not None:
@@ -191,8 +199,16 @@ class LocalPostgres:
         server.stop()
         raise RuntimeError("postgres did not accept connections in 30 s")
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop the server, keeping its files (see :meth:`resume`)."""
         _stop(self.process, signal.SIGINT)  # fast shutdown: roll back, close, exit
+
+    def resume(self) -> LocalPostgres:
+        """Start the halted cluster again, same files and port."""
+        return LocalPostgres._launch(self.folder, self.port, self.durable, self.uid, self.gid)
+
+    def stop(self) -> None:
+        self.halt()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def database(self, name: str) -> str:

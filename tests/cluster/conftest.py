@@ -22,4 +22,3 @@ def cluster(postgres_server: str, redis_url: str) -> Iterator[Cluster]:
         yield made
     finally:
         made.stop()
-
