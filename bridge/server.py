@@ -492,6 +492,7 @@ def create_app(
                 "protocol": PROTOCOL_VERSION,
                 "worlds_loaded": len(bridge.worlds),
                 "connections": len(bridge.connections),
+                "cluster": bridge.cluster.status() if bridge.cluster is not None else None,
             }
         )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
+
 from support.cluster import ROLL, Cluster, collect
 from support.live import Client, connect, rid
 
@@ -140,4 +142,27 @@ async def test_kill_9_of_a_process_under_load_loses_and_duplicates_nothing(
             assert seen[index] == list(range(1, 3 * per_client + 1)), index
     finally:
         for client in clients:
+            await client.close()
+
+
+async def test_a_whisper_reaches_its_player_on_another_process_only(cluster: Cluster) -> None:
+    gm = await connect(cluster.nodes[0].url, cluster.auth())
+    ana = await connect(cluster.nodes[1].url, cluster.auth("player", "ana"))
+    beto = await connect(cluster.nodes[2].url, cluster.auth("player", "beto"))
+    try:
+        secret = await roll(gm, {"id": rid(), **ROLL, "whisper": ["ana"]})
+        public = await roll(gm)
+        assert await collect(ana, 2) == [secret["seq"], public["seq"]]
+        assert await collect(beto, 1) == [public["seq"]]  # never the whisper
+        assert [name for name, _ in beto.drain() if name == "chat_card"] == []
+        async with aiohttp.ClientSession() as session:
+            for _ in range(50):  # the count moves once Redis has answered node 0
+                async with session.get(cluster.nodes[0].url + "healthz") as response:
+                    health = (await response.json())["cluster"]
+                if health["published"] == 2:
+                    break
+                await asyncio.sleep(0.05)
+        assert health["redis"] is True and health["published"] == 2
+    finally:
+        for client in (gm, ana, beto):
             await client.close()
