@@ -249,6 +249,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.redis and not _is_postgres(args.store):
             print("--redis needs a shared store: --store postgresql://...", file=sys.stderr)
             return 2
+        if args.redis and not args.redis.startswith(
+            ("redis://", "rediss://", "unix://", "redis+sentinel://")
+        ):
+            print(
+                "--redis takes redis://, rediss://, unix:// or redis+sentinel://", file=sys.stderr
+            )
+            return 2
         if not 0.05 <= args.poll_seconds <= 60:
             print("--poll-seconds takes 0.05-60", file=sys.stderr)
             return 2

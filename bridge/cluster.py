@@ -266,6 +266,7 @@ class ClusterFeed:
             if pushes is not None:
                 await bridge._broadcast(runtime, seq + 1, pushes)
                 seq += 1
+                self.delivered[world_id] = seq
                 continue
             rows = await bridge.store.run(
                 self.store.events_after, world_id, seq, min(1000, upto - seq)
@@ -278,6 +279,7 @@ class ClusterFeed:
                     break
                 await bridge._broadcast(runtime, row.seq, row.pushes)
                 seq = row.seq
+                self.delivered[world_id] = seq  # a store failure midway repeats nothing
 
     # -- hearing from the others ------------------------------------------------------
     def heard(self, notice: dict[str, Any]) -> None:

@@ -20,13 +20,14 @@ Across processes a world's events stay in one order, exactly once:
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import psycopg
 
@@ -35,6 +36,30 @@ from bridge.store import EventRow, NewEvent, SeqConflict, StoreError, WorldRow
 MIGRATIONS = Path(__file__).parent / "migrations" / "postgresql"
 MIGRATION_LOCK = 0x7674_7462  # "vttb": pg_advisory_xact_lock key for migrations
 CONNECT_TIMEOUT = 5
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class _ConnectionLost(StoreError):
+    """The connection broke (server restarted, network): worth one more try on a new one."""
+
+
+def _once_more(method: Callable[P, T]) -> Callable[P, T]:
+    """Run a store call again, on a fresh connection, when its connection turned out
+    dead: after a database restart every idle connection is, and the first use finds
+    out. Safe for writes too: a retried append that had in fact committed fails its
+    ``seq`` check (nothing written twice) and the caller re-reads."""
+
+    @functools.wraps(method)
+    def again(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return method(*args, **kwargs)
+        except _ConnectionLost:
+            return method(*args, **kwargs)
+
+    return again
 
 
 def _dumps(value: Any) -> str:
@@ -137,9 +162,11 @@ class PgStore:
         try:
             yield conn
         except psycopg.Error as exc:
+            message = str(exc).strip() or type(exc).__name__
             if conn.broken or isinstance(exc, psycopg.OperationalError):
                 conn.close()  # reconnect on next use
-            raise StoreError(str(exc).strip() or type(exc).__name__) from exc
+                raise _ConnectionLost(message) from exc
+            raise StoreError(message) from exc
 
     def close(self) -> None:
         with self._all_lock:
@@ -167,12 +194,14 @@ class PgStore:
                     "INSERT INTO bridge_schema (version, name) VALUES (%s, %s)", (number, name)
                 )
 
+    @_once_more
     def schema_version(self) -> int:
         with self._session() as conn:
             row = conn.execute("SELECT max(version) FROM bridge_schema").fetchone()
         return int(row[0]) if row and row[0] is not None else 0
 
     # -- worlds ---------------------------------------------------------------
+    @_once_more
     def create_world(
         self,
         world_id: str,
@@ -199,6 +228,7 @@ class PgStore:
                 ),
             )
 
+    @_once_more
     def list_worlds(self) -> list[WorldRow]:
         with self._session() as conn:
             rows = conn.execute(
@@ -207,6 +237,7 @@ class PgStore:
             ).fetchall()
         return [_world(r) for r in rows]
 
+    @_once_more
     def load_world(self, world_id: str) -> WorldRow | None:
         with self._session() as conn:
             r = conn.execute(
@@ -215,6 +246,7 @@ class PgStore:
             ).fetchone()
         return None if r is None else _world(r)
 
+    @_once_more
     def heads(self, world_ids: Iterable[str]) -> dict[str, int]:
         """The current ``seq`` of each of these worlds (one query, no state)."""
         ids = list(world_ids)
@@ -224,6 +256,7 @@ class PgStore:
             rows = conn.execute("SELECT id, seq FROM worlds WHERE id = ANY(%s)", (ids,)).fetchall()
         return {r[0]: int(r[1]) for r in rows}
 
+    @_once_more
     def initial_state(self, world_id: str) -> dict[str, Any] | None:
         with self._session() as conn:
             r = conn.execute(
@@ -231,6 +264,7 @@ class PgStore:
             ).fetchone()
         return None if r is None or r[0] is None else json.loads(r[0])
 
+    @_once_more
     def find_token(self, token_hash: str) -> tuple[str, str] | None:
         with self._session() as conn:
             r = conn.execute(
@@ -241,6 +275,7 @@ class PgStore:
         return None if r is None else (r[0], r[1])
 
     # -- events -----------------------------------------------------------------
+    @_once_more
     def find_request(self, world_id: str, request_id: str) -> EventRow | None:
         with self._session() as conn:
             r = conn.execute(
@@ -254,6 +289,7 @@ class PgStore:
         so the server reads through ``AsyncStore.find_request`` instead."""
         return self.find_request(world_id, request_id)
 
+    @_once_more
     def event_at(self, world_id: str, seq: int) -> EventRow | None:
         with self._session() as conn:
             r = conn.execute(
@@ -262,6 +298,7 @@ class PgStore:
             ).fetchone()
         return None if r is None else _event(r)
 
+    @_once_more
     def events_after(self, world_id: str, seq: int, limit: int = 10_000) -> list[EventRow]:
         with self._session() as conn:
             rows = conn.execute(
@@ -271,6 +308,7 @@ class PgStore:
             ).fetchall()
         return [_event(r) for r in rows]
 
+    @_once_more
     def used_follow_ups(self, world_id: str, card_ids: Iterable[str]) -> set[tuple[str, str]]:
         ids = list(card_ids)
         if not ids:
@@ -296,6 +334,18 @@ class PgStore:
         Items are written in world order (stable), so two processes' groups lock the
         world rows in the same order and never deadlock.
         """
+        try:
+            return self._append_many(items)
+        except _ConnectionLost:
+            pass
+        try:
+            return self._append_many(items)
+        except _ConnectionLost as exc:
+            return [exc for _ in items]
+
+    def _append_many(
+        self, items: list[tuple[str, NewEvent, dict[str, Any]]]
+    ) -> list[StoreError | None]:
         results: list[StoreError | None] = [None] * len(items)
         order = sorted(range(len(items)), key=lambda i: items[i][0])
         try:
@@ -317,6 +367,8 @@ class PgStore:
                             results[index] = StoreError(str(exc).strip())
                     except (psycopg.IntegrityError, psycopg.DataError, ValueError) as exc:
                         results[index] = StoreError(str(exc).strip())
+        except _ConnectionLost:
+            raise
         except StoreError as exc:
             return [exc for _ in items]
         return results
@@ -365,6 +417,7 @@ class PgStore:
                 )
 
     # -- copying worlds in ------------------------------------------------------
+    @_once_more
     def import_world(self, world: WorldExport) -> None:
         """Write a whole world (row, tokens, snapshot, events, follow-up marks) in one
         transaction. Raises StoreError if a world with its id or tokens exists."""
@@ -411,6 +464,7 @@ class PgStore:
                     [(row.id, card, action, seq) for card, action, seq in world.used_follow_ups],
                 )
 
+    @_once_more
     def export_world(self, world_id: str) -> WorldExport | None:
         with self._session() as conn:
             r = conn.execute(

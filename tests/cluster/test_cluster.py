@@ -98,7 +98,8 @@ async def test_kill_9_of_a_process_under_load_loses_and_duplicates_nothing(
 
     async def player(index: int) -> None:
         node = cluster.nodes[index]
-        client = await connect(node.url, cluster.auth("gm", f"dm{index}"))
+        # last_seq 0: the others may have played already when this client joins.
+        client = await connect(node.url, cluster.auth("gm", f"dm{index}", last_seq=0))
         clients.append(client)
         for _ in range(per_client):
             payload = {"id": rid(), **ROLL}

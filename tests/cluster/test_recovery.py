@@ -6,11 +6,27 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from redis import asyncio as aioredis
 
 from bridge.bench.services import LocalPostgres, ServiceMissing
+from bridge.cluster import CHANNEL
 from support.cluster import ROLL, Cluster, collect, new_world
 from support.live import Refused, connect, rid
 from support.services import missing, new_database, start_redis
+
+
+async def subscribed(url: str, count: int, timeout: float = 30) -> None:
+    """Wait until ``count`` processes listen on the bridge's channel."""
+    client = aioredis.Redis.from_url(url)
+    try:
+        for _ in range(int(timeout / 0.1)):
+            ((_, listening),) = await client.pubsub_numsub(CHANNEL)
+            if listening >= count:
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"{count} subscribers expected on {CHANNEL}")
+    finally:
+        await client.aclose()
 
 
 async def test_redis_restarted_mid_run_loses_no_push(postgres_server: str, tmp_path: Path) -> None:
@@ -31,7 +47,7 @@ async def test_redis_restarted_mid_run_loses_no_push(postgres_server: str, tmp_p
         # published before the other process re-subscribed are lost.
         for _ in range(5):
             assert (await gm.call("roll", {"id": rid(), **ROLL}))["ok"]
-        await asyncio.sleep(3)  # python-socketio re-subscribes after 1 s (then 2 s, 4 s)
+        await subscribed(redis.url, 2)  # python-socketio re-subscribes (after 1 s, 2 s...)
         for _ in range(5):
             assert (await gm.call("roll", {"id": rid(), **ROLL}))["ok"]
         assert await collect(ana, 10, timeout=8) == list(range(6, 16))

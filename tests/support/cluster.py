@@ -8,9 +8,13 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+import redis
+
+from bridge.cluster import CHANNEL
 from bridge.store_pg import PgStore
 from bridge.worlds import CreatedWorld, create_world
 from rules.registry import default_registry
@@ -76,6 +80,22 @@ class Cluster:
     def start(self, count: int) -> None:
         for _ in range(count):
             self.add()
+        if self.redis:
+            self.wait_subscribed(count)
+
+    def wait_subscribed(self, count: int, timeout: float = 30) -> None:
+        """Until ``count`` processes listen on Redis (they subscribe just after starting)."""
+        client = redis.Redis.from_url(self.redis or "")
+        try:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                ((_, listening),) = client.pubsub_numsub(CHANNEL)
+                if listening >= count:
+                    return
+                time.sleep(0.05)
+            raise RuntimeError(f"{count} bridge processes expected on Redis")
+        finally:
+            client.close()
 
     def add(self) -> Node:
         node = Node.start(self.store_url, self.redis, seed=len(self.nodes) + 1, poll=self.poll)
