@@ -232,6 +232,8 @@ class Bridge:
                         break
                     used = await self._used(world.id, rows)
                     for row in rows:
+                        if row.seq > runtime.seq:
+                            break  # written since by another process: it comes live
                         for name, body in self._render_pushes(
                             runtime, row.seq, row.pushes, session, used
                         ):

@@ -167,3 +167,25 @@ async def test_a_whisper_reaches_its_player_on_another_process_only(cluster: Clu
     finally:
         for client in (gm, ana, beto):
             await client.close()
+
+
+async def test_joining_while_another_process_writes_gives_each_push_once(
+    cluster: Cluster,
+) -> None:
+    gm = await connect(cluster.nodes[0].url, cluster.auth())
+
+    async def writer() -> None:
+        for _ in range(40):
+            await roll(gm)
+
+    writing = asyncio.create_task(writer())
+    try:
+        while not writing.done():
+            ana = await connect(cluster.nodes[1].url, cluster.auth("player", "ana", last_seq=0))
+            await asyncio.sleep(0.05)
+            await ana.close()
+            seqs = [body["seq"] for name, body in ana.drain() if name == "chat_card"]
+            assert seqs == list(range(1, len(seqs) + 1))  # backlog then live: no dup, no gap
+    finally:
+        await writing
+        await gm.close()
