@@ -301,7 +301,9 @@ class ClusterFeed:
             pending = self.pending.setdefault(world_id, {})
             if len(pending) < PENDING_PER_WORLD:
                 pending[seq] = pushes
-            self._schedule(world_id)
+        # Scheduled even with no member yet: a client being welcomed right now joins
+        # the room before the delivery gets the world's lock, and is then served.
+        self._schedule(world_id)
 
     def _schedule(self, world_id: str) -> None:
         task = self._deliveries.get(world_id)
@@ -316,7 +318,9 @@ class ClusterFeed:
             return
         try:
             async with runtime.lock:
-                await self.catch_up(runtime, force=False)
+                if any(count > 0 for count in runtime.members.values()):
+                    await self.catch_up(runtime, force=False)
+                # else nobody here listens: the next welcome or request catches up
         except StoreError:
             log.warning("world %s: store unavailable, the sweep will retry", world_id)
         except Exception:
