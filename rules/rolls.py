@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rules.dice import DiceError, DiceLimitExceeded, DiceSource, Die
+from rules.records import fast_init
 
 DEFAULT_EXPLOSION_LIMIT = 50
 """How many times one die may explode (ace) before the roll is refused."""
@@ -56,6 +57,7 @@ def roll_pool(
     return tuple(roll_die(dice, sides, role, explode=explode, limit=limit) for _ in range(count))
 
 
+@fast_init
 @dataclass(frozen=True)
 class DiceExpression:
     """``count``d``sides`` + ``modifier``; ``explode`` when the maximum rerolls and adds."""
@@ -98,6 +100,7 @@ def parse_expression(text: str, *, explode: bool = False) -> DiceExpression:
     return DiceExpression(count, sides, modifier, explode)
 
 
+@fast_init
 @dataclass(frozen=True)
 class ExpressionRoll:
     expression: DiceExpression
@@ -121,6 +124,7 @@ def roll_expression(
     return ExpressionRoll(expression, rolled)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Percentile:
     """A d100 read from two d10 (faces 1-10, the 10 reads as 0): 00 with 0 reads 100."""
@@ -140,6 +144,7 @@ def roll_d100(dice: DiceSource, role: str = "percentile") -> Percentile:
     return Percentile(tens, units)
 
 
+@fast_init
 @dataclass(frozen=True)
 class TraitRoll:
     """A trait die and an optional wild die; the higher total counts."""
@@ -208,6 +213,7 @@ class Rank(Enum):
         return Rank(min(2, self.value + 1))
 
 
+@fast_init
 @dataclass(frozen=True)
 class KeepRoll:
     """1o3d10: each throw of three dice with the kept one marked; a kept 10 throws again.
@@ -280,6 +286,7 @@ def roll_keep_of_3d10(
 _THREE = (0, 1, 2)
 
 
+@fast_init
 @dataclass(frozen=True)
 class SplitPool:
     """A pool of dice read as its higher die (d+) and its lower die (d-)."""

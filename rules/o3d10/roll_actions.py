@@ -33,8 +33,10 @@ from rules.o3d10.initiative import COMBAT_KEY
 from rules.o3d10.sheet import Sheet
 from rules.o3d10.specs import OPPOSE_ASK
 from rules.o3d10.tables import ATTRIBUTE_DIFFICULTY, SKILL_DIFFICULTY
+from rules.records import fast_init
 
 
+@fast_init
 @dataclass(frozen=True)
 class What:
     """What an actor rolls: an attribute, or a skill with its attribute."""
@@ -77,6 +79,7 @@ def what_of(actor: Actor, sheet: Sheet, kind: str, key: str, field: str) -> What
     return What(kind, key)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Rolled:
     result: CheckResult

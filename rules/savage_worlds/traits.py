@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.dice import DiceSource, Die
 from rules.model import Line, Outcome, RulesError, Text, t
+from rules.records import fast_init
 from rules.rolls import roll_die
 from rules.savage_worlds.sheet import Sheet
 from rules.savage_worlds.state import Draft, in_combat, wound_penalty
@@ -30,12 +31,14 @@ from rules.savage_worlds.tables import (
 )
 
 
+@fast_init
 @dataclass(frozen=True)
 class Modifier:
     key: str
     value: int
 
 
+@fast_init
 @dataclass(frozen=True)
 class TraitDie:
     """Which die a trait rolls and the modifiers the sheet itself brings."""
@@ -112,6 +115,7 @@ def situation_modifiers(
     return tuple(mods)
 
 
+@fast_init
 @dataclass(frozen=True)
 class TraitResult:
     trait: TraitDie
