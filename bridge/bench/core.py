@@ -75,15 +75,43 @@ D20_EXPRESSION = "(1d10e10,1d10e10,1d10e10)kh2ph1"
 """The d20 library's spelling of 1o3d10 kept median with a kept 10 rolling on (the baseline)."""
 
 
-def rules_rates(seconds: float, dice: DiceSource | None = None) -> dict[str, Rate]:
-    """Every rules-core rate and the d20 baseline, measured one after the other in this run.
+def rules_rates(seconds: float, dice: DiceSource | None = None, rounds: int = 5) -> dict[str, Rate]:
+    """Every rules-core rate and the d20 baseline, each measured for ``seconds`` in this run.
 
     ``dice`` defaults to the production source (:class:`SystemDice`), so the
-    figures include drawing from the OS CSPRNG.
+    figures include drawing from the OS CSPRNG. The benchmarks take turns in
+    ``rounds`` slices (d20, o3d10, ..., d20, o3d10, ...), so the baseline is
+    measured through the same moments of a shared machine as what it is
+    compared with; each rate is its total count over its total CPU time.
     """
+    steps = rules_steps(dice)
+    totals = {name: [0, 0.0] for name in steps}
+    for _ in range(max(1, rounds)):
+        for name, step in steps.items():
+            rate = measure_cpu(name, step, seconds / max(1, rounds))
+            totals[name][0] += rate.count
+            totals[name][1] += rate.seconds
+    return {
+        name: Rate(name, int(count) / elapsed, int(count), elapsed)
+        for name, (count, elapsed) in totals.items()
+    }
+
+
+def rules_steps(dice: DiceSource | None = None) -> dict[str, Callable[[], object]]:
+    """One step of each rules-core benchmark (and of the d20 baseline when installed)."""
     registry = default_registry()
-    dice = SystemDice() if dice is None else dice
-    rates: dict[str, Rate] = {}
+    source = SystemDice() if dice is None else dice
+    steps: dict[str, Callable[[], object]] = {}
+    try:
+        import d20  # type: ignore[import-untyped]
+    except ImportError:  # the dev extra is not installed: the comparison is left out, said so
+        print("  (the d20 library is not installed: no baseline, no ratios)")
+    else:
+
+        def d20_median() -> object:
+            return d20.roll(D20_EXPRESSION).total
+
+        steps["d20 library median"] = d20_median
 
     o3d10 = registry.get("o3d10")
     world = _world(registry, "o3d10")
@@ -91,31 +119,21 @@ def rules_rates(seconds: float, dice: DiceSource | None = None) -> dict[str, Rat
 
     def o3d10_skill() -> object:
         checked = o3d10.check_action(world, skill)
-        return o3d10.apply(world, o3d10.resolve(world, checked, dice))
+        resolution = o3d10.resolve(world, checked, source)
+        assert resolution.cards  # the card is part of the work (the bridge shows every roll)
+        return o3d10.apply(world, resolution)
 
-    rates["o3d10 skill roll"] = measure_cpu("o3d10 skill roll", o3d10_skill, seconds)
+    steps["o3d10 skill roll"] = o3d10_skill
 
     def keep_median() -> object:
-        return roll_keep_of_3d10(dice, Rank.MEDIAN).total
+        return roll_keep_of_3d10(source, Rank.MEDIAN).total
 
-    rates["1o3d10 kept median"] = measure_cpu("1o3d10 kept median", keep_median, seconds)
-    try:
-        import d20  # type: ignore[import-untyped]
-    except ImportError:  # the dev extra is not installed: the comparison is skipped, said so
-        pass
-    else:
-
-        def d20_median() -> object:
-            return d20.roll(D20_EXPRESSION).total
-
-        rates["d20 library median"] = measure_cpu("d20 library median", d20_median, seconds)
-
+    steps["1o3d10 kept median"] = keep_median
     sw = registry.get("savage_worlds")
-    sw_world = _world(registry, "savage_worlds")
-    rates["savage_worlds RoF 3 attack + damage"] = measure_cpu(
-        "savage_worlds RoF 3 attack + damage", _sw_attack(sw, sw_world, dice), seconds
+    steps["savage_worlds RoF 3 attack + damage"] = _sw_attack(
+        sw, _world(registry, "savage_worlds"), source
     )
-    return rates
+    return steps
 
 
 def _sw_attack(system: Any, world: World, dice: DiceSource) -> Callable[[], object]:
