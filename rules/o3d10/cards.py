@@ -49,9 +49,14 @@ def die_lines(result: CheckResult) -> tuple[Line, ...]:
 
 
 def outcome_of(result: CheckResult) -> Outcome:
-    key = result.outcome
     margin = None if result.difficulty is None else result.total - result.difficulty
-    return Outcome(key, _OUTCOME[key], result.success, margin)
+    return _outcome(result.outcome, result.success, margin)
+
+
+@lru_cache(maxsize=1024)
+def _outcome(key: str, success: bool | None, margin: int | None) -> Outcome:
+    """Outcomes are frozen values: equal ones are shared."""
+    return Outcome(key, _OUTCOME[key], success, margin)
 
 
 def signed(value: int) -> str:
