@@ -71,7 +71,8 @@ class Draft:
 
     # -- actors -----------------------------------------------------------------
     def actor(self, actor_id: str) -> Actor:
-        return self.world.actor(actor_id)
+        actor = self.world.actors.get(actor_id)
+        return actor if actor is not None else self.world.actor(actor_id)  # refused there
 
     def sheet(self, actor_id: str) -> Sheet:
         return parse_sheet(self.actor(actor_id).sheet)
