@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.dice import DiceSource, SeededDice, SystemDice
-from rules.model import Action, World
+from rules.model import Action, RulesError, World
 from rules.registry import Registry, default_registry
 from rules.rolls import Rank, roll_keep_of_3d10
 
@@ -136,28 +136,40 @@ def rules_steps(dice: DiceSource | None = None) -> dict[str, Callable[[], object
     return steps
 
 
+SW_PRESSED = ("damage", "damage_apply")
+"""The follow-up buttons the Savage Worlds benchmark presses: each damage roll, and taking a
+hit the victim could soak (so every Shaken and Wound is applied, none left pending)."""
+
+
 def _sw_attack(system: Any, world: World, dice: DiceSource) -> Callable[[], object]:
-    """An automatic weapon at RoF 3 on three targets, then every damage roll, applied."""
+    """An automatic weapon at RoF 3 on three targets, then every damage roll, applied.
+
+    The attack card's damage buttons are pressed in order and, depth first, the
+    'take the hit' button of a damage card that left a hit pending (a Wild
+    Card could soak it), so the next damage roll of the attack is not refused.
+    A refusal (a hit whose target already fell) moves on to the next button.
+    """
     shooter, weapon, targets = _sw_burst_setup(system, world)
 
-    def step() -> object:
-        attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, by_gm=True)
-        current = world
-        resolution = system.resolve(current, system.check_action(current, attack), dice)
-        current = system.apply(current, resolution)
-        for card in resolution.cards:
+    def press(current: World, cards: tuple[Any, ...]) -> World:
+        for card in cards:
             for follow in card.actions:
-                if follow.action != "damage":
+                if follow.action not in SW_PRESSED:
                     continue
                 action = Action(
                     follow.action, follow.actor_id, dict(follow.params), follow.targets, by_gm=True
                 )
                 try:
-                    damage = system.resolve(current, system.check_action(current, action), dice)
-                except Exception:  # a hit whose target already fell: the next follow-up
+                    result = system.resolve(current, system.check_action(current, action), dice)
+                except RulesError:
                     continue
-                current = system.apply(current, damage)
+                current = press(system.apply(current, result), result.cards)
         return current
+
+    def step() -> object:
+        attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, by_gm=True)
+        resolution = system.resolve(world, system.check_action(world, attack), dice)
+        return press(system.apply(world, resolution), resolution.cards)
 
     return step
 
