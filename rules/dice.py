@@ -245,6 +245,8 @@ class Die:
         return len(self.faces) > 1
 
     def as_kept(self, kept: bool) -> Die:
+        if kept == self.kept:
+            return self  # a frozen value: the same die serves
         return Die(self.sides, self.faces, self.role, kept, self.group)
 
 

@@ -257,17 +257,22 @@ def _attack_outcome(fumble: bool, hits: list[Shot], count: int) -> Outcome:
     return Outcome("success", t("outcome.success"), True, hits[0].total - hits[0].threshold)
 
 
+_NEXT_IN_ORDER = t("line.next_in_order")
+_BY_WILD = t("line.by_wild")
+_EXTERMINATION = Line(t("line.extermination"))
+
+
 def _shot_lines(draft: Draft, result: tuple[Shot, ...], mode: str) -> list[Line]:
     lines = []
     for shot in result:
         key = "line.shot_hit" if shot.hit else "line.shot_miss"
-        target = draft.actor(shot.target).name if shot.target else t("line.next_in_order")
+        target = draft.actor(shot.target).name if shot.target else _NEXT_IN_ORDER
         lines.append(
             Line(
                 t(key, n=shot.index + 1, total=shot.total, tn=shot.threshold, target=target),
-                t("line.by_wild") if shot.by_wild else None,
+                _BY_WILD if shot.by_wild else None,
             )
         )
     if mode == "extermination" and len(result) > 1:
-        lines.append(Line(t("line.extermination")))
+        lines.append(_EXTERMINATION)
     return lines
