@@ -133,7 +133,36 @@ def rules_steps(dice: DiceSource | None = None) -> dict[str, Callable[[], object
     steps["savage_worlds RoF 3 attack + damage"] = _sw_attack(
         sw, _world(registry, "savage_worlds"), source
     )
+    for system_id, (kind, param) in SKILL_ROLLS.items():
+        steps[f"{system_id} skill roll"] = _skill_roll(registry, system_id, kind, param, source)
     return steps
+
+
+SKILL_ROLLS: dict[str, tuple[str, str]] = {
+    "brp_d10": ("check", "skill"),
+    "cunchillos": ("ta", "skill"),
+    "omerta": ("roll", "skill"),
+    "savage_worlds": ("trait", "trait"),
+}
+"""Each other system's skill roll: the action and the parameter naming the skill (the first
+sample actor's first such sheet button is pressed)."""
+
+
+def _skill_roll(
+    registry: Registry, system_id: str, kind: str, param: str, dice: DiceSource
+) -> Callable[[], object]:
+    system = registry.get(system_id)
+    world = _world(registry, system_id)
+    actor = next(iter(world.actors.values()))
+    button = next(b for b in system.buttons(world, actor) if b.action == kind and param in b.params)
+    action = Action(kind, actor.id, dict(button.params), by_gm=True)
+
+    def step() -> object:
+        resolution = system.resolve(world, system.check_action(world, action), dice)
+        assert resolution.cards
+        return system.apply(world, resolution)
+
+    return step
 
 
 SW_PRESSED = ("damage", "damage_apply")
