@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 from rules.dice import DiceError, DiceLimitExceeded, DiceSource, Die
 from rules.records import fast_init
@@ -85,6 +86,7 @@ class DiceExpression:
 _EXPRESSION = re.compile(r"^\s*(\d{1,3})?\s*[dD]\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,4}))?\s*$")
 
 
+@lru_cache(maxsize=1024)
 def parse_expression(text: str, *, explode: bool = False) -> DiceExpression:
     """Parse "2d6+1", "d10", "1D4-1". Refuses pools over :data:`MAX_POOL`."""
     match = _EXPRESSION.match(text)

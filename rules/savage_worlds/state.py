@@ -155,8 +155,14 @@ def combat(draft: Draft) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _combat_view(draft: Draft) -> Mapping[str, Any]:
+    """The combat to read only (not a copy)."""
+    value = draft.peek(COMBAT, {})
+    return value if isinstance(value, Mapping) else {}
+
+
 def in_combat(draft: Draft) -> bool:
-    return bool(combat(draft).get("active", False))
+    return bool(_combat_view(draft).get("active", False))
 
 
 # -- the shared combat tracker (rules/tracker.py), read only ---------------------------
@@ -183,7 +189,7 @@ def is_held(draft: Draft, actor_id: str) -> bool:
     """On hold: the status, or a tracker hold the system has not seen yet (``holding``)."""
     if draft.has(actor_id, "on_hold"):
         return True
-    seen = combat(draft).get("holding", [])
+    seen = _combat_view(draft).get("holding", [])
     return actor_id in tracker_held(draft.world) and actor_id not in seen
 
 
