@@ -48,6 +48,7 @@ class Draft:
         self._data: dict[str, Any] = {}
         self._states: dict[str, dict[str, Any]] = {}
         self._statuses: dict[str, set[str]] = {}
+        self._sheets: dict[str, Sheet] = {}
 
     # -- world data -------------------------------------------------------------
     def data(self, key: str, default: Any = None) -> Any:
@@ -65,7 +66,7 @@ class Draft:
         self._data[key] = value
 
     def next_id(self, prefix: str) -> str:
-        number = int(self.data("next_id", 0)) + 1
+        number = int(self.peek("next_id", 0)) + 1
         self.set_data("next_id", number)
         return f"{prefix}{number}"
 
@@ -75,7 +76,10 @@ class Draft:
         return actor if actor is not None else self.world.actor(actor_id)  # refused there
 
     def sheet(self, actor_id: str) -> Sheet:
-        return parse_sheet(self.actor(actor_id).sheet)
+        sheet = self._sheets.get(actor_id)
+        if sheet is None:  # a draft never changes sheets: each is parsed (or found) once
+            sheet = self._sheets[actor_id] = parse_sheet(self.actor(actor_id).sheet)
+        return sheet
 
     def state(self, actor_id: str) -> Mapping[str, Any]:
         """The actor's state as this draft leaves it, to read (its values are not copies: use
@@ -91,6 +95,13 @@ class Draft:
             return copy_json(changed[key])
         state = self.actor(actor_id).state
         return copy_json(state[key]) if key in state else default
+
+    def read(self, actor_id: str, key: str, default: Any = None) -> Any:
+        """One key of :meth:`state`, to read only (not a copy)."""
+        changed = self._states.get(actor_id)
+        if changed is not None and key in changed:
+            return changed[key]
+        return self.actor(actor_id).state.get(key, default)
 
     def put(self, actor_id: str, **values: Any) -> None:
         self._states.setdefault(actor_id, {}).update(values)
