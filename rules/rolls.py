@@ -288,7 +288,7 @@ def roll_keep_of_3d10(
     limit: int = DEFAULT_EXPLOSION_LIMIT,
 ) -> KeepRoll:
     roll = dice.roll
-    table = _KEEP_TABLES[rank.value]
+    table = _KEEP_TABLES[rank._value_]  # the member's value as stored (``.value`` is a property)
     faces = (roll(10), roll(10), roll(10))
     kept_index, above = table[faces]
     throw = (

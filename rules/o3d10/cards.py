@@ -33,7 +33,7 @@ def _kept_because(rank: int, reasons: tuple[str, ...]) -> Line:
 
 
 def kept_line(result: CheckResult, circumstances: Circumstances) -> Line:
-    rank = result.roll.rank.value
+    rank = result.roll.rank._value_  # as stored (``.value`` is a property)
     reasons = ("forced",) if circumstances.forced is not None else circumstances.reasons
     if reasons:
         return _kept_because(rank, reasons)
