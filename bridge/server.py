@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import socketio
 from aiohttp import web
@@ -27,7 +27,7 @@ from bridge.engine import Accepted, Rejected, Session, process
 from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
 from bridge.render import Renderer
 from bridge.serialize import world_to_json
-from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
+from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
 from bridge.transport import UncompressedWebSocket, VttServer
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
@@ -45,6 +45,9 @@ from rules.dice import DiceSource, RecordingDice, SystemDice
 from rules.i18n import translate
 from rules.registry import Registry
 from rules.system import RuleSystem
+
+if TYPE_CHECKING:
+    from bridge.cluster import ClusterFeed
 
 log = logging.getLogger("vtt_bridge")
 
@@ -78,8 +81,10 @@ class Bridge:
         *,
         dice_factory: Callable[[], DiceSource] = SystemDice,
         rate_limit: RateLimit = DEFAULT_RATE,
+        cluster: ClusterFeed | None = None,
     ) -> None:
         self.store = store
+        self.cluster = cluster  # several processes on one shared store (bridge/cluster.py)
         self.registry = registry
         self.rate_limit = rate_limit
         self.dice_factory = dice_factory
@@ -96,7 +101,10 @@ class Bridge:
             http_compression=False,
             logger=False,
             engineio_logger=False,
+            client_manager=cluster.manager if cluster is not None else None,
         )
+        if cluster is not None:
+            cluster.attach(self)
         eio = self.sio.eio
         eio._async = {**eio._async, "websocket": UncompressedWebSocket}
         self.sio.on("connect", self.on_connect, namespace=NAMESPACE)
@@ -139,11 +147,15 @@ class Bridge:
             self._refuse("unsupported_protocol", locale)
         if self.shutting_down:
             self._refuse("shutting_down", locale)
-        found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
-        if found is None:
-            self._refuse("bad_token", locale)
-        world_id, role = found
-        runtime = await self.runtime(world_id)
+        try:
+            found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
+            if found is None:
+                self._refuse("bad_token", locale)
+            world_id, role = found
+            runtime = await self.runtime(world_id)
+        except StoreError:  # the database is away: say so, the client retries later
+            log.exception("store unavailable while connecting")
+            self._refuse("store_error", locale)
         locale = parsed.locale or str(runtime.world.settings.get("locale", "es"))
         session = Session(parsed.user, "gm" if role == "gm" else "player", locale, parsed.name)
         self.connections[sid] = Connection(
@@ -173,6 +185,11 @@ class Bridge:
         renderer = self.renderers[runtime.world.system]
         session = conn.session
         async with runtime.lock:
+            if self.cluster is not None and not await self.cluster.before_welcome(runtime):
+                # The shared store is away: no welcome we could vouch for. The client
+                # is disconnected and reconnects (to this or another process) later.
+                await self.sio.disconnect(sid, namespace=NAMESPACE)
+                return
             world = runtime.world
             system = self.system(runtime)
             await self.sio.emit(
@@ -215,6 +232,8 @@ class Bridge:
                         break
                     used = await self._used(world.id, rows)
                     for row in rows:
+                        if row.seq > runtime.seq:
+                            break  # written since by another process: it comes live
                         for name, body in self._render_pushes(
                             runtime, row.seq, row.pushes, session, used
                         ):
@@ -297,6 +316,8 @@ class Bridge:
                 return self._error("internal_error", locale)
         runtime = await self.runtime(conn.world_id)
         async with runtime.lock:
+            if self.cluster is not None:  # retries when another process wrote first
+                return await self.cluster.apply(runtime, session, event, payload, request)
             return await self._apply(runtime, session, event, payload, request)
 
     async def _apply(
@@ -311,7 +332,7 @@ class Bridge:
         world = runtime.world
         request_id = str(payload["id"])
         digest = payload_hash(event, payload)
-        previous = store.sync.find_request_now(world.id, request_id)
+        previous = await store.find_request(world.id, request_id)
         if previous is not None:
             if previous.payload_hash != digest:
                 return self._error("id_reused", session.locale, "id")
@@ -363,11 +384,15 @@ class Bridge:
         )
         try:
             await self.store.append(runtime.world.id, record, world_to_json(result.world))
-        except StoreError:
+        except StoreError as exc:
+            if isinstance(exc, SeqConflict) and self.cluster is not None:
+                raise  # another process wrote first: the cluster reloads and retries
             log.exception("store refused event %s of world %s", seq, runtime.world.id)
             return self._error("store_error", session.locale)
         runtime.world = result.world
         runtime.seq = seq
+        if self.cluster is not None:
+            self.cluster.committed(runtime.world.id, seq, result.pushes)
         rendered = await self._broadcast(runtime, seq, result.pushes)
         own = rendered.get((session.role, session.locale))
         whispers = any(p.get("whisper") for p in result.pushes)
@@ -453,8 +478,11 @@ def create_app(
     *,
     dice_factory: Callable[[], DiceSource] = SystemDice,
     rate_limit: RateLimit = DEFAULT_RATE,
+    cluster: ClusterFeed | None = None,
 ) -> web.Application:
-    bridge = Bridge(store, registry, dice_factory=dice_factory, rate_limit=rate_limit)
+    bridge = Bridge(
+        store, registry, dice_factory=dice_factory, rate_limit=rate_limit, cluster=cluster
+    )
     app = web.Application()
     app[BRIDGE_KEY] = bridge
     bridge.sio.attach(app, socketio_path="socket.io")
@@ -466,14 +494,21 @@ def create_app(
                 "protocol": PROTOCOL_VERSION,
                 "worlds_loaded": len(bridge.worlds),
                 "connections": len(bridge.connections),
+                "cluster": bridge.cluster.status() if bridge.cluster is not None else None,
             }
         )
 
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
 
+    async def on_startup(app: web.Application) -> None:
+        if cluster is not None:
+            await cluster.start()
+
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()
+        if cluster is not None:
+            await cluster.stop()
         if bridge.sio.eio.sockets:
             await bridge.sio.eio.disconnect()
         await bridge.sio.shutdown()
@@ -484,6 +519,7 @@ def create_app(
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bridge.bench import core, net
+from bridge.bench import cluster, core, net
 
 TARGETS = "targets (issue 12)"
 
@@ -117,6 +117,7 @@ def run(quick: bool, json_path: Path | None) -> int:
                 f"{result.rss_mb:.1f} kB",
             )
         )
+    clustered = cluster.report(quick)  # two processes on one Redis and PostgreSQL
     print(f"\n{TARGETS}:")
     for check in checks:
         print(f"  [{'met' if check['met'] else 'MISSED'}] {check['target']}: {check['detail']}")
@@ -134,6 +135,7 @@ def run(quick: bool, json_path: Path | None) -> int:
                     "network": [asdict(r) for r in network],
                     "ratios": ratios,
                     "targets": checks,
+                    "cluster": clustered,
                 },
                 indent=2,
             ),
