@@ -8,18 +8,20 @@ structural string, so an adapter may insert it as it is.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Collection, Mapping
 from html import escape as html_escape
 from typing import Any
 
-from bridge.serialize import actor_from_json, param_to_json, text_from_json, text_to_json
+from bridge.serialize import actor_from_json, param_to_json, text_to_json
 from rules import tracker
-from rules.i18n import lookup, translate
+from rules.i18n import lookup
 from rules.model import Actor, RulesError, World, t
 from rules.system import Button, RuleSystem
 
 Catalogue = Mapping[str, Mapping[str, str]]
 _CLASS_SAFE = re.compile(r"[^a-z0-9_-]")
+_MEMO_LIMIT = 8192  # texts are catalogue keys; the bound only guards against a runaway
 
 
 def _escape(value: str) -> str:
@@ -30,18 +32,84 @@ def _css(value: str) -> str:
     return _CLASS_SAFE.sub("", value.lower())[:40]
 
 
+def _plain(value: str) -> str:
+    return value
+
+
+class JsonTexts:
+    """:func:`rules.i18n.translate` applied to a Text's JSON form, without rebuilding it.
+
+    Gives exactly what ``translate(text_from_json(raw), ...)`` gives (the tests compare
+    both over every catalogue key), but remembers each template and its fields, and the
+    words of every text without parameters, per locale and escaping: card rendering was
+    the largest CPU item of a request (docs/performance.md).
+    """
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self._templates: dict[tuple[str, str], tuple[str | None, frozenset[str]]] = {}
+        self._bare: dict[tuple[str, str, bool], str] = {}
+
+    def _template(self, key: str, locale: str) -> tuple[str | None, frozenset[str]]:
+        found = self._templates.get((key, locale))
+        if found is not None:
+            return found
+        template = lookup(key, locale, self.catalogue)
+        fields = (
+            frozenset()
+            if template is None
+            else frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+        )
+        found = (template, fields)
+        if len(self._templates) < _MEMO_LIMIT:
+            self._templates[(key, locale)] = found
+        return found
+
+    def render(self, raw: Mapping[str, Any], locale: str, html: bool) -> str:
+        key = str(raw["key"])
+        params: Mapping[str, Any] = raw["params"]
+        if not params:
+            bare = self._bare.get((key, locale, html))
+            if bare is None:
+                bare = self._render(key, params, locale, html)
+                if len(self._bare) < _MEMO_LIMIT:
+                    self._bare[(key, locale, html)] = bare
+            return bare
+        return self._render(key, params, locale, html)
+
+    def _render(self, key: str, params: Mapping[str, Any], locale: str, html: bool) -> str:
+        template, fields = self._template(key, locale)
+        escape: Callable[[str], str] = _escape if html else _plain
+        if template is None:
+            return escape(key)
+        values = {name: self._param(value, locale, html, escape) for name, value in params.items()}
+        for name in fields:
+            if name not in values:
+                values[name] = "{" + name + "}"
+        return template.format_map(values)
+
+    def _param(self, value: Any, locale: str, html: bool, escape: Callable[[str], str]) -> str:
+        if isinstance(value, dict):
+            if "text" in value:
+                return self.render(value["text"], locale, html)
+            return ", ".join(self.render(item, locale, html) for item in value["texts"])
+        if isinstance(value, bool):
+            return escape("✓" if value else "✗")
+        return escape(str(value))
+
+
 class Renderer:
     """Renders for one system's catalogue."""
 
     def __init__(self, system: RuleSystem) -> None:
         self.system = system
         self.catalogue: Catalogue = system.messages
+        self._texts = JsonTexts(self.catalogue)
 
     def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
         if raw is None:
             return ""
-        escape: Callable[[str], str] = _escape if html else (lambda value: value)
-        return translate(text_from_json(raw), locale, self.catalogue, escape=escape)
+        return self._texts.render(raw, locale, html)
 
     def _role(self, role: str, locale: str) -> str:
         return lookup(f"role.{role}", locale, self.catalogue) or role

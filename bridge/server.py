@@ -26,7 +26,7 @@ from bridge.auth import hash_token
 from bridge.engine import Accepted, Rejected, Session, process
 from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
 from bridge.render import Renderer
-from bridge.serialize import world_to_json
+from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
 from bridge.transport import UncompressedWebSocket, VttServer
 from bridge.worlds import WorldRuntime, now
@@ -362,7 +362,7 @@ class Bridge:
             released_follow_ups=result.released_follow_ups,
         )
         try:
-            await self.store.append(runtime.world.id, record, world_to_json(result.world))
+            await self.store.append(runtime.world.id, record, world_json_text(result.world))
         except StoreError:
             log.exception("store refused event %s of world %s", seq, runtime.world.id)
             return self._error("store_error", session.locale)
