@@ -17,6 +17,7 @@ from bridge.serialize import actor_from_json, param_to_json, text_to_json
 from rules import tracker
 from rules.i18n import lookup
 from rules.model import Actor, RulesError, World, t
+from rules.params import Param
 from rules.system import Button, RuleSystem
 
 Catalogue = Mapping[str, Mapping[str, str]]
@@ -105,6 +106,7 @@ class Renderer:
         self.system = system
         self.catalogue: Catalogue = system.messages
         self._texts = JsonTexts(self.catalogue)
+        self._asks: dict[tuple[int, str], tuple[Param, dict[str, Any]]] = {}
 
     def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
         if raw is None:
@@ -288,6 +290,19 @@ class Renderer:
             for status in sorted(statuses)
         }
 
+    def _ask_view(self, param: Param, locale: str) -> dict[str, Any]:
+        """A button's parameter as shown, remembered by the Param's identity: systems keep
+        their parameters as constants, and each actor update renders every button. The
+        view is shared between bodies, which are only ever encoded, never changed."""
+        key = (id(param), locale)
+        hit = self._asks.get(key)
+        if hit is not None and hit[0] is param:
+            return hit[1]
+        (view,) = self._params([param_to_json(param)], locale)
+        if len(self._asks) < _MEMO_LIMIT:
+            self._asks[key] = (param, view)
+        return view
+
     def button(self, button: Button, locale: str) -> dict[str, Any]:
         return {
             "label": self.text(text_to_json(button.label), locale),
@@ -295,7 +310,7 @@ class Renderer:
             "action": button.action,
             "params": dict(button.params),
             "group": self.text(text_to_json(button.group), locale) if button.group else None,
-            "ask": self._params([param_to_json(p) for p in button.ask], locale),
+            "ask": [self._ask_view(p, locale) for p in button.ask],
             "min_targets": button.min_targets,
             "max_targets": button.max_targets,
             "gm_only": button.gm_only,
