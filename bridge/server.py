@@ -43,6 +43,7 @@ from protocol.v1.requests import (
 from rules import tracker
 from rules.dice import DiceSource, RecordingDice, SystemDice
 from rules.i18n import translate
+from rules.model import World
 from rules.registry import Registry
 from rules.system import RuleSystem
 
@@ -87,6 +88,9 @@ class Bridge:
         self.worlds: dict[str, WorldRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
+        self._welcome_cache: dict[
+            str, tuple[World, dict[tuple[str, str], list[dict[str, Any]]]]
+        ] = {}
         self.shutting_down = False
         self.sio = VttServer(
             async_mode="aiohttp",
@@ -190,10 +194,7 @@ class Bridge:
                     "user": session.user,
                     "locale": session.locale,
                     "seq": runtime.seq,
-                    "actors": [
-                        renderer.actor(world, actor, session.locale, session.role)
-                        for actor in world.actors.values()
-                    ],
+                    "actors": self._welcome_actors(world, renderer, session),
                     "combat": renderer.combat_state(
                         world,
                         runtime.seq,
@@ -226,6 +227,30 @@ class Bridge:
             await self.sio.enter_room(sid, self._room(world.id, session), namespace=NAMESPACE)
             runtime.members[(session.role, session.locale)] += 1
             conn.welcomed.set()
+
+    def _welcome_actors(
+        self, world: World, renderer: Renderer, session: Session
+    ) -> list[dict[str, Any]]:
+        """Every actor as a ``session.role`` connection in ``session.locale`` sees it.
+
+        Rendered once per world state (the World object, which every accepted event
+        replaces) and (role, locale), then shared by every welcome until the world
+        changes: a room's worth of connections arriving at once no longer renders every
+        actor's buttons each. The bodies are only ever encoded, never changed.
+        """
+        key = (session.role, session.locale)
+        cached = self._welcome_cache.get(world.id)
+        if cached is None or cached[0] is not world:
+            cached = (world, {})
+            self._welcome_cache[world.id] = cached
+        actors = cached[1].get(key)
+        if actors is None:
+            actors = [
+                renderer.actor(world, actor, session.locale, session.role)
+                for actor in world.actors.values()
+            ]
+            cached[1][key] = actors
+        return actors
 
     async def _used(self, world_id: str, rows: list[EventRow]) -> set[tuple[str, str]]:
         ids = [

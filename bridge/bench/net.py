@@ -45,6 +45,8 @@ class NetResult:
     cpu_us_per_request: float
     rss_mb: float
     loader_cpu_share: float
+    connect_errors: int = 0
+    connect_seconds: float = 0.0
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -252,6 +254,8 @@ def _merge(
         cpu / operations * 1e6 if operations else 0.0,
         _rss_mb(server.pid),
         loader_share,
+        sum(r["connect_errors"] for r in results),
+        max(r["connect_seconds"] for r in results),
     )
 
 
@@ -382,7 +386,20 @@ def run(quick: bool) -> list[NetResult]:
                     grown = (max(peak, default=rss_before) - rss_before) * 1024 / max(held, 1)
                     results.append(
                         NetResult(
-                            f"idle x{count}", name, held, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, grown, 0.0
+                            f"idle x{count}",
+                            name,
+                            held,
+                            0,
+                            0,
+                            0,
+                            0.0,
+                            0.0,
+                            0.0,
+                            0.0,
+                            grown,
+                            0.0,
+                            sum(r["connect_errors"] for r in loads),
+                            max(r["connect_seconds"] for r in loads),
                         )
                     )
         finally:

@@ -54,7 +54,7 @@ def _print_network(network: list[net.NetResult], ratios: dict[str, dict[str, flo
         print(
             f"  {r.scenario:22} {r.target:7} {r.connections:6d} {r.throughput:8.0f} {per_op:6.1f}"
             f" {r.p50_ms:8.2f} {r.p99_ms:8.2f} {r.cpu_us_per_request:10.0f} {memory}"
-            f" {r.loader_cpu_share:6.2f} {r.errors:6d}"
+            f" {r.loader_cpu_share:6.2f} {r.errors + r.connect_errors:6d}"
         )
     print("\n  bridge / floor ratios:")
     for scenario, ratio in ratios.items():
@@ -133,8 +133,14 @@ def _targets(
                     f"{r.scenario}: <= 40 kB per connection", r.rss_mb <= 40, f"{r.rss_mb:.1f} kB"
                 )
             )
-        if r.errors:
-            checks.append(_check(f"{r.scenario} {r.target}: no errors", False, f"{r.errors}"))
+        if r.errors or r.connect_errors:
+            checks.append(
+                _check(
+                    f"{r.scenario} {r.target}: no errors",
+                    False,
+                    f"{r.errors} refused or failed, {r.connect_errors} connections not made",
+                )
+            )
     busy = [r for r in network if r.loader_cpu_share > LOADER_BUSY]
     checks.append(
         _check(

@@ -26,18 +26,31 @@ function connect(index) {
     auth: { token, user: `bench-${index}`, name: 'bench', protocol: 1 },
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('welcome timeout')), 60000);
+    const timer = setTimeout(() => { socket.disconnect(); reject(new Error('welcome timeout')); }, 60000);
     socket.once('welcome', () => { clearTimeout(timer); resolve(socket); });
-    socket.once('connect_error', (error) => { clearTimeout(timer); reject(error); });
+    socket.once('connect_error', (error) => { clearTimeout(timer); socket.disconnect(); reject(error); });
   });
 }
 
+// Connections open 100 at a time; one that is refused or not welcomed within the
+// timeout is counted (connect_errors), not fatal: the row then shows fewer connections.
 const sockets = [];
+let connectErrors = 0;
+let connectError = null;
+const connectStarted = performance.now();
 for (let start = 0; start < connections; start += 100) {
   const batch = [];
   for (let i = start; i < Math.min(connections, start + 100); i += 1) batch.push(connect(offset + i));
-  sockets.push(...(await Promise.all(batch)));
+  for (const settled of await Promise.allSettled(batch)) {
+    if (settled.status === 'fulfilled') {
+      sockets.push(settled.value);
+    } else {
+      connectErrors += 1;
+      connectError ??= String(settled.reason);
+    }
+  }
 }
+const connectSeconds = (performance.now() - connectStarted) / 1000;
 
 let pushes = 0;
 let requests = 0;
@@ -89,7 +102,7 @@ const latencies = [];
 if (idle) {
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 } else if (capture) {
-  await operation(sockets[0]);
+  if (sockets.length) await operation(sockets[0]);
 } else {
   const deadline = started + seconds * 1000;
   await Promise.all(sockets.map(async (socket, index) => {
@@ -116,6 +129,9 @@ latencies.sort((a, b) => a - b);
 const pick = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : 0);
 const line = JSON.stringify({
   connections: sockets.length,
+  connect_errors: connectErrors,
+  connect_error: connectError,
+  connect_seconds: connectSeconds,
   operations: latencies.length,
   requests,
   errors,
