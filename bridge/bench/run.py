@@ -107,7 +107,7 @@ def _targets(
             )
         )
     for scenario, ratio in ratios.items():
-        if " roll x50" in scenario:
+        if scenario.endswith(" roll x50"):
             checks.append(
                 _check(
                     f"{scenario} throughput >= 0.7x floor",
@@ -133,7 +133,7 @@ def _targets(
                     f"{r.scenario}: <= 40 kB per connection", r.rss_mb <= 40, f"{r.rss_mb:.1f} kB"
                 )
             )
-        if r.errors or r.connect_errors:
+        if r.target == "bridge" and (r.errors or r.connect_errors):
             checks.append(
                 _check(
                     f"{r.scenario} {r.target}: no errors",
@@ -174,6 +174,12 @@ def run(quick: bool, json_path: Path | None) -> int:
     print(f"\n{TARGETS}:")
     for check in checks:
         print(f"  [{'met' if check['met'] else 'MISSED'}] {check['target']}: {check['detail']}")
+    for r in network:
+        if r.target == "floor" and (r.errors or r.connect_errors):
+            print(
+                f"  note: the floor's {r.scenario} row had {r.errors} failed requests and"
+                f" {r.connect_errors} connections not made (its figures cover the rest)"
+            )
     print(f"\n{sum(c['met'] for c in checks)} of {len(checks)} met")
     print(f"bench took {time.perf_counter() - started:.0f} s")
     if json_path is not None:
