@@ -61,6 +61,8 @@ def test_every_catalogue_text_renders_as_translate_does(system_id: str) -> None:
                     assert texts.render(raw, locale, html) == expected, (key, locale, html)
                     assert texts.render(raw, locale, html) == expected
                     checked += 1
+                pair = texts.pair(raw, locale)
+                assert pair == (texts.render(raw, locale, False), texts.render(raw, locale, True))
     assert checked > 100
 
 
