@@ -286,10 +286,15 @@ def _world_count(connections: int) -> int:
     return max(1, connections // MEMBERS)
 
 
-def run(quick: bool) -> list[NetResult]:
+def run(quick: bool, only: str | None = None) -> list[NetResult]:
+    """Every scenario (``only``: those whose name contains it, and no idle rows unless
+    it names them), bridge and floor, in one run."""
     seconds = 1.0 if quick else 4.0
-    idle_levels = (200,) if quick else (2000, 10000)
+    idle_levels: tuple[int, ...] = (200,) if quick else (2000, 10000)
     chosen = scenarios(quick)
+    if only is not None:
+        chosen = [s for s in chosen if only in s.name]
+        idle_levels = tuple(n for n in idle_levels if only in f"idle x{n}")
     plan: dict[str, int] = {}
     for scenario in chosen:
         plan[scenario.system] = max(
