@@ -23,8 +23,9 @@ from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
-from bridge.engine import Accepted, Rejected, Session, process
+from bridge.engine import Accepted, Session, process
 from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
+from bridge.pipeline import Flight, WorldPipe
 from bridge.render import Renderer
 from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
@@ -88,6 +89,7 @@ class Bridge:
         self.worlds: dict[str, WorldRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
+        self._pipes: dict[str, WorldPipe] = {}
         self._welcome_cache: dict[
             str, tuple[World, dict[tuple[str, str], list[dict[str, Any]]]]
         ] = {}
@@ -177,6 +179,7 @@ class Bridge:
         renderer = self.renderers[runtime.world.system]
         session = conn.session
         async with runtime.lock:
+            await self.pipe(runtime).settle()  # the welcome shows only what is on disk
             world = runtime.world
             system = self.system(runtime)
             await self.sio.emit(
@@ -321,8 +324,28 @@ class Bridge:
             except TimeoutError:
                 return self._error("internal_error", locale)
         runtime = await self.runtime(conn.world_id)
-        async with runtime.lock:
-            return await self._apply(runtime, session, event, payload, request)
+        digest = payload_hash(event, payload)
+        while True:
+            async with runtime.lock:
+                outcome = await self._apply(runtime, session, event, payload, digest, request)
+            if isinstance(outcome, dict):
+                return outcome
+            flight, own = outcome
+            if own:
+                return await self._land(runtime, session, flight)
+            # A retry of a request still in flight: its ack once it landed, as a duplicate;
+            # if it failed, this retry is worked out afresh.
+            await asyncio.shield(flight.emitted)
+            if flight.ok:
+                return self._ack(
+                    runtime, flight.seq, flight.pushes, session, duplicate=True, world=flight.world
+                )
+
+    def pipe(self, runtime: WorldRuntime) -> WorldPipe:
+        pipe = self._pipes.get(runtime.world.id)
+        if pipe is None:
+            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime)
+        return pipe
 
     async def _apply(
         self,
@@ -330,46 +353,72 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
+        digest: str,
         request: BaseModel,
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any] | tuple[Flight, bool]:
+        """Under the world's lock: a final answer, or the flight to wait for (and
+        whether it is this request's own)."""
         store = self.store
-        world = runtime.world
+        pipe = self.pipe(runtime)
         request_id = str(payload["id"])
-        digest = payload_hash(event, payload)
-        previous = store.sync.find_request_now(world.id, request_id)
+        in_flight = pipe.flights.get(request_id)
+        if in_flight is not None:
+            if in_flight.digest != digest:
+                return self._error("id_reused", session.locale, "id")
+            return in_flight, False
+        world_id = runtime.world.id
+        previous = store.sync.find_request_now(world_id, request_id)
         if previous is not None:
             if previous.payload_hash != digest:
                 return self._error("id_reused", session.locale, "id")
             return self._ack(runtime, previous.seq, previous.pushes, session, duplicate=True)
         referenced: EventRow | None = None
         used: set[tuple[str, str]] = set()
+        if isinstance(request, CardActionRequest | UndoRequest):
+            await pipe.settle()  # what they read from the store must be all there
         if isinstance(request, CardActionRequest):
             card_seq = int(request.card.split(".")[0])
-            referenced = await store.run(store.sync.event_at, world.id, card_seq)
-            used = await store.run(store.sync.used_follow_ups, world.id, [request.card])
+            referenced = await store.run(store.sync.event_at, world_id, card_seq)
+            used = await store.run(store.sync.used_follow_ups, world_id, [request.card])
         elif isinstance(request, UndoRequest):
-            referenced = await store.run(store.sync.event_at, world.id, request.seq)
-        dice = RecordingDice(self.dice_factory())
-        result = process(
-            self.registry, world, session, event, request, dice, referenced=referenced, used=used
-        )
-        if isinstance(result, Rejected):
-            message = None
-            if result.message is not None:
-                message = translate(result.message, session.locale, self.system(runtime).messages)
-            return self._error(result.code, session.locale, result.field, message)
-        return await self._commit(runtime, session, event, payload, digest, dice, result)
+            referenced = await store.run(store.sync.event_at, world_id, request.seq)
+        while True:
+            rollbacks = pipe.rollbacks
+            dice = RecordingDice(self.dice_factory())
+            result = process(
+                self.registry,
+                runtime.world,
+                session,
+                event,
+                request,
+                dice,
+                referenced=referenced,
+                used=used,
+            )
+            if isinstance(result, Accepted):
+                return self._launch(runtime, pipe, session, event, payload, digest, dice, result)
+            # A refusal stands only on durable ground: let the flights land, and if one
+            # failed (the world went back), work the request out again.
+            await pipe.settle()
+            if pipe.rollbacks == rollbacks:
+                break
+        message = None
+        if result.message is not None:
+            message = translate(result.message, session.locale, self.system(runtime).messages)
+        return self._error(result.code, session.locale, result.field, message)
 
-    async def _commit(
+    def _launch(
         self,
         runtime: WorldRuntime,
+        pipe: WorldPipe,
         session: Session,
         event: str,
         payload: dict[str, Any],
         digest: str,
         dice: RecordingDice,
         result: Accepted,
-    ) -> dict[str, Any]:
+    ) -> tuple[Flight, bool]:
+        """Hand the event to the store and make it the world's state in memory."""
         seq = runtime.seq + 1
         record = NewEvent(
             seq=seq,
@@ -386,21 +435,53 @@ class Bridge:
             used_follow_ups=result.used_follow_ups,
             released_follow_ups=result.released_follow_ups,
         )
+        loop = asyncio.get_running_loop()
+        flight = Flight(
+            seq,
+            record.request_id,
+            digest,
+            result.world,
+            result.pushes,
+            pipe.tail,
+            loop.create_future(),
+        )
+        write = loop.create_task(
+            self.store.append(runtime.world.id, record, world_json_text(result.world))
+        )
+        pipe.launch(runtime, flight, write)
+        return flight, True
+
+    async def _land(
+        self, runtime: WorldRuntime, session: Session, flight: Flight
+    ) -> dict[str, Any]:
+        """Outside the lock: once the flight is on disk, push it (after the previous
+        flight's pushes) and answer; if the store failed, nothing happened."""
+        pipe = self.pipe(runtime)
         try:
-            await self.store.append(runtime.world.id, record, world_json_text(result.world))
-        except StoreError:
-            log.exception("store refused event %s of world %s", seq, runtime.world.id)
-            return self._error("store_error", session.locale)
-        runtime.world = result.world
-        runtime.seq = seq
-        rendered = await self._broadcast(runtime, seq, result.pushes)
+            assert flight.durable is not None
+            try:
+                await asyncio.shield(flight.durable)
+            except StoreError:
+                log.exception("store refused event %s of world %s", flight.seq, flight.world.id)
+                return self._error("store_error", session.locale)
+            if flight.previous is not None:
+                await asyncio.shield(flight.previous)
+            rendered = await self._broadcast(runtime, flight.world, flight.seq, flight.pushes)
+        finally:
+            pipe.land(flight)
         own = rendered.get((session.role, session.locale))
-        whispers = any(p.get("whisper") for p in result.pushes)
+        whispers = any(p.get("whisper") for p in flight.pushes)
         if own is None or (whispers and session.role != "gm"):
-            return self._ack(runtime, seq, result.pushes, session)
+            return self._ack(runtime, flight.seq, flight.pushes, session, world=flight.world)
         cards = [body for name, body in own if name == "chat_card"]
         tokens = [body for name, body in own if name == "token_status"]
-        return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
+        return {
+            "ok": True,
+            "seq": flight.seq,
+            "duplicate": False,
+            "cards": cards,
+            "tokens": tokens,
+        }
 
     def _ack(
         self,
@@ -410,10 +491,12 @@ class Bridge:
         session: Session,
         *,
         duplicate: bool = False,
+        world: World | None = None,
     ) -> dict[str, Any]:
-        renderer = self.renderers[runtime.world.system]
+        shown = runtime.world if world is None else world
+        renderer = self.renderers[shown.system]
         return renderer.ack(
-            runtime.world, seq, pushes, session.role, session.locale, duplicate, session.user
+            shown, seq, pushes, session.role, session.locale, duplicate, session.user
         )
 
     def _render_pushes(
@@ -423,23 +506,26 @@ class Bridge:
         pushes: list[dict[str, Any]],
         session: Session,
         used: set[tuple[str, str]],
+        world: World | None = None,
     ) -> list[tuple[str, dict[str, Any]]]:
-        renderer = self.renderers[runtime.world.system]
+        shown = runtime.world if world is None else world
+        renderer = self.renderers[shown.system]
         return renderer.pushes(
-            runtime.world, seq, pushes, session.role, session.locale, used, session.user or None
+            shown, seq, pushes, session.role, session.locale, used, session.user or None
         )
 
     async def _broadcast(
-        self, runtime: WorldRuntime, seq: int, pushes: list[dict[str, Any]]
+        self, runtime: WorldRuntime, world: World, seq: int, pushes: list[dict[str, Any]]
     ) -> dict[tuple[str, str], list[tuple[str, dict[str, Any]]]]:
-        """Push to every (role, locale) room in use; each rendering is returned for reuse."""
+        """Push to every (role, locale) room in use; each rendering is returned for reuse.
+        ``world`` is the world as the event left it (later flights may have moved on)."""
         rendered: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
         for (role, locale), count in list(runtime.members.items()):
             if count <= 0:
                 continue
             listener = Session("", "gm" if role == "gm" else "player", locale)
             room = self._room(runtime.world.id, listener)
-            bodies = self._render_pushes(runtime, seq, pushes, listener, set())
+            bodies = self._render_pushes(runtime, seq, pushes, listener, set(), world)
             rendered[(listener.role, locale)] = bodies
             for name, body in bodies:
                 await self.sio.emit(name, body, room=room, namespace=NAMESPACE)
@@ -456,7 +542,9 @@ class Bridge:
                     or not conn.welcomed.is_set()
                 ):
                     continue
-                for name, body in self._render_pushes(runtime, seq, whispered, session, set()):
+                for name, body in self._render_pushes(
+                    runtime, seq, whispered, session, set(), world
+                ):
                     await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
         return rendered
 
@@ -466,7 +554,7 @@ class Bridge:
         self.shutting_down = True
         for runtime in list(self.worlds.values()):
             async with runtime.lock:
-                pass
+                await self.pipe(runtime).settle()
 
 
 BRIDGE_KEY = web.AppKey("bridge", Bridge)
