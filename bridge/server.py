@@ -65,10 +65,11 @@ class Connection:
     bucket: Bucket = field(default_factory=lambda: Bucket(DEFAULT_RATE))
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def payload_hash(event: str, payload: Any) -> str:
-    canonical = json.dumps(
-        [event, payload], sort_keys=True, ensure_ascii=False, separators=(",", ":")
-    )
+    canonical = _CANONICAL.encode([event, payload])
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

@@ -381,14 +381,16 @@ class SQLiteStore:
                 event.created_at,
             ),
         )
-        self._db.executemany(
-            "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
-            [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
-        )
-        self._db.executemany(
-            "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
-            [(world_id, card, action) for card, action in event.released_follow_ups],
-        )
+        if event.used_follow_ups:
+            self._db.executemany(
+                "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
+                [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
+            )
+        if event.released_follow_ups:
+            self._db.executemany(
+                "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
+                [(world_id, card, action) for card, action in event.released_follow_ups],
+            )
 
 
 class AsyncStore:
