@@ -40,6 +40,7 @@ class NetResult:
     requests: int
     errors: int
     throughput: float
+    """Operations a second (an operation may take several requests: ``requests``)."""
     p50_ms: float
     p99_ms: float
     cpu_us_per_request: float
@@ -47,6 +48,10 @@ class NetResult:
     loader_cpu_share: float
     connect_errors: int = 0
     connect_seconds: float = 0.0
+
+    @property
+    def requests_per_second(self) -> float:
+        return self.requests / self.operations * self.throughput if self.operations else 0.0
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -232,6 +237,7 @@ def _merge(
     scenario: str, target: str, server: Server, results: list[dict[str, Any]], cpu: float
 ) -> NetResult:
     operations = sum(r["operations"] for r in results)
+    requests = sum(r["requests"] for r in results)
     elapsed = max(r["elapsed"] for r in results) or 1e-9
     latencies = sorted(x for r in results for x in (r.get("latencies_ms") or []))
     if latencies:
@@ -246,12 +252,12 @@ def _merge(
         target,
         sum(r["connections"] for r in results),
         operations,
-        sum(r["requests"] for r in results),
+        requests,
         sum(r["errors"] for r in results),
         operations / elapsed,
         p50,
         p99,
-        cpu / operations * 1e6 if operations else 0.0,
+        cpu / requests * 1e6 if requests else 0.0,
         _rss_mb(server.pid),
         loader_share,
         sum(r["connect_errors"] for r in results),
@@ -295,7 +301,7 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
     if only is not None:
         chosen = [s for s in chosen if only in s.name]
         idle_levels = tuple(n for n in idle_levels if only in f"idle x{n}")
-    plan: dict[str, int] = {}
+    plan: dict[str, int] = {"o3d10": 10} if idle_levels else {}  # idle rows join o3d10 worlds
     for scenario in chosen:
         plan[scenario.system] = max(
             plan.get(scenario.system, 0), _world_count(scenario.connections)
@@ -368,7 +374,7 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                     cpu = _cpu_seconds(server.pid) - before
                     results.append(_merge(scenario.name, name, server, loads, cpu))
             idle_script = {"event": "roll", "payload": O3D10_ROLL}
-            idle_tokens = tokens["o3d10"]
+            idle_tokens = tokens.get("o3d10", [])
             for count in idle_levels:
                 for name, (server, server_tokens) in {
                     "floor": (floor, [f"idle|room-{i}" for i in range(len(idle_tokens))]),

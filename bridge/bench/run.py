@@ -32,8 +32,10 @@ def _ratios(network: list[net.NetResult]) -> dict[str, dict[str, float]]:
         def ratio(mine: float, theirs: float) -> float:
             return mine / theirs if theirs else 0.0
 
+        # Requests a second: an attack's operation takes as many requests as it had hits
+        # (the floor always replays the recorded one), so operations would not compare.
         ratios[scenario] = {
-            "throughput": ratio(result.throughput, floor.throughput),
+            "throughput": ratio(result.requests_per_second, floor.requests_per_second),
             "p50": ratio(result.p50_ms, floor.p50_ms),
             "p99": ratio(result.p99_ms, floor.p99_ms),
             "cpu": ratio(result.cpu_us_per_request, floor.cpu_us_per_request),
@@ -45,14 +47,14 @@ def _ratios(network: list[net.NetResult]) -> dict[str, dict[str, float]]:
 def _print_network(network: list[net.NetResult], ratios: dict[str, dict[str, float]]) -> None:
     print("\nNetwork (load from separate Node processes; ratio = bridge / floor):")
     print(
-        f"  {'scenario':22} {'target':7} {'conns':>6} {'ops/s':>8} {'req/op':>6} {'p50 ms':>8}"
-        f" {'p99 ms':>8} {'cpu us/op':>10} {'rss MB':>8} {'loader':>6} {'errors':>6}"
+        f"  {'scenario':22} {'target':7} {'conns':>6} {'ops/s':>7} {'req/s':>7} {'p50 ms':>8}"
+        f" {'p99 ms':>8} {'cpu us/req':>10} {'rss MB':>8} {'loader':>6} {'errors':>6}"
     )
     for r in network:
         memory = f"{r.rss_mb:8.1f}" if not r.scenario.startswith("idle") else f"{r.rss_mb:6.1f}kB"
-        per_op = r.requests / r.operations if r.operations else 0.0
         print(
-            f"  {r.scenario:22} {r.target:7} {r.connections:6d} {r.throughput:8.0f} {per_op:6.1f}"
+            f"  {r.scenario:22} {r.target:7} {r.connections:6d} {r.throughput:7.0f}"
+            f" {r.requests_per_second:7.0f}"
             f" {r.p50_ms:8.2f} {r.p99_ms:8.2f} {r.cpu_us_per_request:10.0f} {memory}"
             f" {r.loader_cpu_share:6.2f} {r.errors + r.connect_errors:6d}"
         )
@@ -198,7 +200,9 @@ def run(quick: bool, json_path: Path | None, only: str | None = None) -> int:
                     "rules": {
                         k: asdict(v) for k, v in {**rules, "replay": replay, **store}.items()
                     },
-                    "network": [asdict(r) for r in network],
+                    "network": [
+                        {**asdict(r), "requests_per_second": r.requests_per_second} for r in network
+                    ],
                     "ratios": ratios,
                     "targets": checks,
                 },

@@ -26,7 +26,7 @@ function connect(index) {
     auth: { token, user: `bench-${index}`, name: 'bench', protocol: 1 },
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { socket.disconnect(); reject(new Error('welcome timeout')); }, 60000);
+    const timer = setTimeout(() => { socket.disconnect(); reject(new Error('welcome timeout')); }, 120000);
     socket.once('welcome', () => { clearTimeout(timer); resolve(socket); });
     socket.once('connect_error', (error) => { clearTimeout(timer); socket.disconnect(); reject(error); });
   });
@@ -56,7 +56,7 @@ let pushes = 0;
 let requests = 0;
 let errors = 0;
 const firstError = [];
-const captured = {};
+let captured = {};
 for (const socket of sockets) {
   socket.onAny((event, body) => {
     pushes += 1;
@@ -102,7 +102,13 @@ const latencies = [];
 if (idle) {
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 } else if (capture) {
-  if (sockets.length) await operation(sockets[0]);
+  // Record one whole operation; with `follow`, one whose card had follow-ups (a burst
+  // that hit), so the floor replays the full sequence.
+  for (let attempt = 0; attempt < 50 && sockets.length; attempt += 1) {
+    captured = {};
+    await operation(sockets[0]);
+    if (!script.follow || 'card_action' in captured) break;
+  }
 } else {
   const deadline = started + seconds * 1000;
   await Promise.all(sockets.map(async (socket, index) => {
