@@ -16,19 +16,19 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import socketio
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
-from bridge.engine import Accepted, Session, process
+from bridge.engine import Accepted, Rejected, Session, process
 from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
 from bridge.pipeline import Flight, WorldPipe
 from bridge.render import Renderer
 from bridge.serialize import world_json_text
-from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
+from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
 from bridge.transport import UncompressedWebSocket, VttServer
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
@@ -47,6 +47,9 @@ from rules.i18n import translate
 from rules.model import World
 from rules.registry import Registry
 from rules.system import RuleSystem
+
+if TYPE_CHECKING:
+    from bridge.cluster import ClusterFeed
 
 log = logging.getLogger("vtt_bridge")
 
@@ -81,8 +84,10 @@ class Bridge:
         *,
         dice_factory: Callable[[], DiceSource] = SystemDice,
         rate_limit: RateLimit = DEFAULT_RATE,
+        cluster: ClusterFeed | None = None,
     ) -> None:
         self.store = store
+        self.cluster = cluster  # several processes on one shared store (bridge/cluster.py)
         self.registry = registry
         self.rate_limit = rate_limit
         self.dice_factory = dice_factory
@@ -103,7 +108,10 @@ class Bridge:
             http_compression=False,
             logger=False,
             engineio_logger=False,
+            client_manager=cluster.manager if cluster is not None else None,
         )
+        if cluster is not None:
+            cluster.attach(self)
         eio = self.sio.eio
         eio._async = {**eio._async, "websocket": UncompressedWebSocket}
         self.sio.on("connect", self.on_connect, namespace=NAMESPACE)
@@ -146,11 +154,15 @@ class Bridge:
             self._refuse("unsupported_protocol", locale)
         if self.shutting_down:
             self._refuse("shutting_down", locale)
-        found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
-        if found is None:
-            self._refuse("bad_token", locale)
-        world_id, role = found
-        runtime = await self.runtime(world_id)
+        try:
+            found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
+            if found is None:
+                self._refuse("bad_token", locale)
+            world_id, role = found
+            runtime = await self.runtime(world_id)
+        except StoreError:  # the database is away: say so, the client retries later
+            log.exception("store unavailable while connecting")
+            self._refuse("store_error", locale)
         locale = parsed.locale or str(runtime.world.settings.get("locale", "es"))
         session = Session(parsed.user, "gm" if role == "gm" else "player", locale, parsed.name)
         self.connections[sid] = Connection(
@@ -181,6 +193,11 @@ class Bridge:
         session = conn.session
         async with runtime.lock:
             await self.pipe(runtime).settle()  # the welcome shows only what is on disk
+            if self.cluster is not None and not await self.cluster.before_welcome(runtime):
+                # The shared store is away: no welcome we could vouch for. The client
+                # is disconnected and reconnects (to this or another process) later.
+                await self.sio.disconnect(sid, namespace=NAMESPACE)
+                return
             world = runtime.world
             system = self.system(runtime)
             await self.sio.emit(
@@ -220,6 +237,8 @@ class Bridge:
                         break
                     used = await self._used(world.id, rows)
                     for row in rows:
+                        if row.seq > runtime.seq:
+                            break  # written since by another process: it comes live
                         for name, body in self._render_pushes(
                             runtime, row.seq, row.pushes, session, used
                         ):
@@ -325,10 +344,17 @@ class Bridge:
             except TimeoutError:
                 return self._error("internal_error", locale)
         runtime = await self.runtime(conn.world_id)
+        if self.cluster is not None:
+            # Several processes on one store: one request at a time, each written before
+            # the next is worked out (the cluster reloads and retries on a lost race).
+            async with runtime.lock:
+                return await self.cluster.apply(runtime, session, event, payload, request)
         digest = payload_hash(event, payload)
         while True:
             async with runtime.lock:
-                outcome = await self._apply(runtime, session, event, payload, digest, request)
+                outcome = await self._apply_in_flight(
+                    runtime, session, event, payload, digest, request
+                )
             if isinstance(outcome, dict):
                 return outcome
             flight, own = outcome
@@ -354,35 +380,110 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
-        digest: str,
         request: BaseModel,
-    ) -> dict[str, Any] | tuple[Flight, bool]:
-        """Under the world's lock: a final answer, or the flight to wait for (and
-        whether it is this request's own)."""
-        store = self.store
-        pipe = self.pipe(runtime)
-        request_id = str(payload["id"])
-        in_flight = pipe.flights.get(request_id)
-        if in_flight is not None:
-            if in_flight.digest != digest:
-                return self._error("id_reused", session.locale, "id")
-            return in_flight, False
-        world_id = runtime.world.id
-        previous = store.sync.find_request_now(world_id, request_id)
-        if previous is not None:
-            if previous.payload_hash != digest:
-                return self._error("id_reused", session.locale, "id")
-            return self._ack(runtime, previous.seq, previous.pushes, session, duplicate=True)
-        referenced: EventRow | None = None
-        used: set[tuple[str, str]] = set()
-        if isinstance(request, CardActionRequest | UndoRequest):
-            await pipe.settle()  # what they read from the store must be all there
+    ) -> dict[str, Any]:
+        """One request start to end under the world's lock, written before the next is
+        worked out: the path of several processes on one store (bridge/cluster.py)."""
+        digest = payload_hash(event, payload)
+        settled = await self._settled(runtime, session, payload, digest)
+        if settled is not None:
+            return settled
+        referenced, used = await self._referenced(runtime, request)
+        dice = RecordingDice(self.dice_factory())
+        result = process(
+            self.registry,
+            runtime.world,
+            session,
+            event,
+            request,
+            dice,
+            referenced=referenced,
+            used=used,
+        )
+        if isinstance(result, Rejected):
+            return self._refusal(runtime, session, result)
+        return await self._commit(runtime, session, event, payload, digest, dice, result)
+
+    async def _commit(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        dice: RecordingDice,
+        result: Accepted,
+    ) -> dict[str, Any]:
+        seq = runtime.seq + 1
+        record = self._record(seq, session, event, payload, digest, dice, result)
+        try:
+            await self.store.append(runtime.world.id, record, world_json_text(result.world))
+        except StoreError as exc:
+            if isinstance(exc, SeqConflict) and self.cluster is not None:
+                raise  # another process wrote first: the cluster reloads and retries
+            log.exception("store refused event %s of world %s", seq, runtime.world.id)
+            return self._error("store_error", session.locale)
+        runtime.world = result.world
+        runtime.seq = seq
+        if self.cluster is not None:
+            self.cluster.committed(runtime.world.id, seq, result.pushes)
+        rendered = await self._broadcast(runtime, seq, result.pushes)
+        return self._own_ack(runtime, session, seq, result.world, result.pushes, rendered)
+
+    async def _settled(
+        self, runtime: WorldRuntime, session: Session, payload: dict[str, Any], digest: str
+    ) -> dict[str, Any] | None:
+        """The answer to a request id the store already holds (a retry), or None."""
+        previous = await self.store.find_request(runtime.world.id, str(payload["id"]))
+        if previous is None:
+            return None
+        if previous.payload_hash != digest:
+            return self._error("id_reused", session.locale, "id")
+        return self._ack(runtime, previous.seq, previous.pushes, session, duplicate=True)
+
+    async def _referenced(
+        self, runtime: WorldRuntime, request: BaseModel
+    ) -> tuple[EventRow | None, set[tuple[str, str]]]:
+        """What a ``card_action`` or ``undo`` reads from the store."""
+        store, world_id = self.store, runtime.world.id
         if isinstance(request, CardActionRequest):
             card_seq = int(request.card.split(".")[0])
             referenced = await store.run(store.sync.event_at, world_id, card_seq)
             used = await store.run(store.sync.used_follow_ups, world_id, [request.card])
-        elif isinstance(request, UndoRequest):
-            referenced = await store.run(store.sync.event_at, world_id, request.seq)
+            return referenced, used
+        if isinstance(request, UndoRequest):
+            return await store.run(store.sync.event_at, world_id, request.seq), set()
+        return None, set()
+
+    def _refusal(self, runtime: WorldRuntime, session: Session, result: Rejected) -> dict[str, Any]:
+        message = None
+        if result.message is not None:
+            message = translate(result.message, session.locale, self.system(runtime).messages)
+        return self._error(result.code, session.locale, result.field, message)
+
+    async def _apply_in_flight(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        request: BaseModel,
+    ) -> dict[str, Any] | tuple[Flight, bool]:
+        """Under the world's lock (one process): a final answer, or the flight to wait
+        for, and whether it is this request's own (bridge/pipeline.py)."""
+        pipe = self.pipe(runtime)
+        in_flight = pipe.flights.get(str(payload["id"]))
+        if in_flight is not None:
+            if in_flight.digest != digest:
+                return self._error("id_reused", session.locale, "id")
+            return in_flight, False
+        settled = await self._settled(runtime, session, payload, digest)
+        if settled is not None:
+            return settled
+        if isinstance(request, CardActionRequest | UndoRequest):
+            await pipe.settle()  # what they read from the store must be all there
+        referenced, used = await self._referenced(runtime, request)
         while True:
             rollbacks = pipe.rollbacks
             dice = RecordingDice(self.dice_factory())
@@ -402,26 +503,19 @@ class Bridge:
             # failed (the world went back), work the request out again.
             await pipe.settle()
             if pipe.rollbacks == rollbacks:
-                break
-        message = None
-        if result.message is not None:
-            message = translate(result.message, session.locale, self.system(runtime).messages)
-        return self._error(result.code, session.locale, result.field, message)
+                return self._refusal(runtime, session, result)
 
-    def _launch(
+    def _record(
         self,
-        runtime: WorldRuntime,
-        pipe: WorldPipe,
+        seq: int,
         session: Session,
         event: str,
         payload: dict[str, Any],
         digest: str,
         dice: RecordingDice,
         result: Accepted,
-    ) -> tuple[Flight, bool]:
-        """Hand the event to the store and make it the world's state in memory."""
-        seq = runtime.seq + 1
-        record = NewEvent(
+    ) -> NewEvent:
+        return NewEvent(
             seq=seq,
             request_id=str(payload["id"]),
             event=event,
@@ -436,6 +530,21 @@ class Bridge:
             used_follow_ups=result.used_follow_ups,
             released_follow_ups=result.released_follow_ups,
         )
+
+    def _launch(
+        self,
+        runtime: WorldRuntime,
+        pipe: WorldPipe,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        dice: RecordingDice,
+        result: Accepted,
+    ) -> tuple[Flight, bool]:
+        """Hand the event to the store and make it the world's state in memory."""
+        seq = runtime.seq + 1
+        record = self._record(seq, session, event, payload, digest, dice, result)
         loop = asyncio.get_running_loop()
         flight = Flight(
             seq,
@@ -467,22 +576,28 @@ class Bridge:
                 return self._error("store_error", session.locale)
             if flight.previous is not None:
                 await asyncio.shield(flight.previous)
-            rendered = await self._broadcast(runtime, flight.world, flight.seq, flight.pushes)
+            rendered = await self._broadcast(runtime, flight.seq, flight.pushes, flight.world)
         finally:
             pipe.land(flight)
+        return self._own_ack(runtime, session, flight.seq, flight.world, flight.pushes, rendered)
+
+    def _own_ack(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        seq: int,
+        world: World,
+        pushes: list[dict[str, Any]],
+        rendered: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]],
+    ) -> dict[str, Any]:
+        """The sender's ack, reusing its room's rendering when there is one."""
         own = rendered.get((session.role, session.locale))
-        whispers = any(p.get("whisper") for p in flight.pushes)
+        whispers = any(p.get("whisper") for p in pushes)
         if own is None or (whispers and session.role != "gm"):
-            return self._ack(runtime, flight.seq, flight.pushes, session, world=flight.world)
+            return self._ack(runtime, seq, pushes, session, world=world)
         cards = [body for name, body in own if name == "chat_card"]
         tokens = [body for name, body in own if name == "token_status"]
-        return {
-            "ok": True,
-            "seq": flight.seq,
-            "duplicate": False,
-            "cards": cards,
-            "tokens": tokens,
-        }
+        return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
 
     def _ack(
         self,
@@ -516,10 +631,16 @@ class Bridge:
         )
 
     async def _broadcast(
-        self, runtime: WorldRuntime, world: World, seq: int, pushes: list[dict[str, Any]]
+        self,
+        runtime: WorldRuntime,
+        seq: int,
+        pushes: list[dict[str, Any]],
+        world: World | None = None,
     ) -> dict[tuple[str, str], list[tuple[str, dict[str, Any]]]]:
         """Push to every (role, locale) room in use; each rendering is returned for reuse.
-        ``world`` is the world as the event left it (later flights may have moved on)."""
+        ``world`` is the world as the event left it (default: the runtime's; later
+        flights may have moved the runtime on)."""
+        world = runtime.world if world is None else world
         rendered: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
         for (role, locale), count in list(runtime.members.items()):
             if count <= 0:
@@ -567,8 +688,11 @@ def create_app(
     *,
     dice_factory: Callable[[], DiceSource] = SystemDice,
     rate_limit: RateLimit = DEFAULT_RATE,
+    cluster: ClusterFeed | None = None,
 ) -> web.Application:
-    bridge = Bridge(store, registry, dice_factory=dice_factory, rate_limit=rate_limit)
+    bridge = Bridge(
+        store, registry, dice_factory=dice_factory, rate_limit=rate_limit, cluster=cluster
+    )
     app = web.Application()
     app[BRIDGE_KEY] = bridge
     bridge.sio.attach(app, socketio_path="socket.io")
@@ -580,14 +704,21 @@ def create_app(
                 "protocol": PROTOCOL_VERSION,
                 "worlds_loaded": len(bridge.worlds),
                 "connections": len(bridge.connections),
+                "cluster": bridge.cluster.status() if bridge.cluster is not None else None,
             }
         )
 
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
 
+    async def on_startup(app: web.Application) -> None:
+        if cluster is not None:
+            await cluster.start()
+
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()
+        if cluster is not None:
+            await cluster.stop()
         if bridge.sio.eio.sockets:
             await bridge.sio.eio.disconnect()
         await bridge.sio.shutdown()
@@ -598,6 +729,7 @@ def create_app(
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app

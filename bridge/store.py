@@ -18,7 +18,10 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from bridge.store_api import Store
 
 from bridge.serialize import dumps
 
@@ -394,11 +397,13 @@ class SQLiteStore:
 
 
 class AsyncStore:
-    """Runs a :class:`SQLiteStore`'s calls on one dedicated thread."""
+    """Runs a store's calls on dedicated threads: one for SQLite, the store's
+    ``threads`` (its connection count) for a networked store such as PostgreSQL."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.sync = store
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-store")
+        threads = int(getattr(store, "threads", 1))
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="vtt-store")
         self._pending: list[tuple[str, NewEvent, dict[str, Any] | str, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
@@ -431,6 +436,13 @@ class AsyncStore:
                     future.set_result(None)
                 else:
                     future.set_exception(error)
+
+    async def find_request(self, world_id: str, request_id: str) -> EventRow | None:
+        """The event a request id made: read on this thread for SQLite (no thread hop),
+        on the store's threads for a networked store (never a network wait on the loop)."""
+        if isinstance(self.sync, SQLiteStore):
+            return self.sync.find_request_now(world_id, request_id)
+        return await self.run(self.sync.find_request, world_id, request_id)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

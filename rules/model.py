@@ -86,7 +86,7 @@ class World:
     def with_actor(self, actor: Actor) -> World:
         actors = dict(self.actors)
         actors[actor.id] = actor
-        return replace(self, actors=actors)
+        return World(self.id, self.name, self.system, self.settings, actors, self.data)
 
     def without_actor(self, actor_id: str) -> World:
         actors = {key: value for key, value in self.actors.items() if key != actor_id}

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from rules.dice import DiceError, DiceLimitExceeded, DiceSource, Die
@@ -214,15 +214,17 @@ class KeepRoll:
 
     ``natural`` is the kept die of the first throw; ``above`` the die ranked just
     above it in that throw (for the fumble check), or the kept die itself when it
-    is already the highest.
+    is already the highest. ``kept_faces`` (the kept die of each throw) and
+    ``above`` (and ``dice``, every die in order) are read off ``throws`` once, by
+    :func:`roll_keep_of_3d10`, since every check reads them several times.
     """
 
     rank: Rank
     throws: tuple[tuple[Die, Die, Die], ...]
-
-    @property
-    def kept_faces(self) -> tuple[int, ...]:
-        return tuple(next(d.first for d in throw if d.kept) for throw in self.throws)
+    kept_faces: tuple[int, ...] = field(compare=False, repr=False)
+    above: int = field(compare=False, repr=False)
+    dice: tuple[Die, ...] = field(compare=False, repr=False)
+    """Every die of every throw, in the order rolled."""
 
     @property
     def total(self) -> int:
@@ -231,15 +233,6 @@ class KeepRoll:
     @property
     def natural(self) -> int:
         return self.kept_faces[0]
-
-    @property
-    def above(self) -> int:
-        ordered = sorted(d.first for d in self.throws[0])
-        return ordered[min(2, self.rank.value + 1)]
-
-    @property
-    def dice(self) -> tuple[Die, ...]:
-        return tuple(die for throw in self.throws for die in throw)
 
     @property
     def exploded(self) -> bool:
@@ -254,20 +247,37 @@ def roll_keep_of_3d10(
     limit: int = DEFAULT_EXPLOSION_LIMIT,
 ) -> KeepRoll:
     throws: list[tuple[Die, Die, Die]] = []
+    kept_faces: list[int] = []
+    above = 0
+    roll = dice.roll
+    position = rank.value
     while True:
         if len(throws) > limit:
             raise DiceLimitExceeded(f"1o3d10 rolled a kept 10 more than {limit} times")
-        faces = [dice.roll(10) for _ in range(3)]
-        # The kept die is the one at ``rank`` in sorted order; ties keep the first such die.
-        order = sorted(range(3), key=lambda i: faces[i])
-        kept_index = order[rank.value]
+        faces = (roll(10), roll(10), roll(10))
+        # The kept die is the one at ``rank`` in sorted order; ties keep the first such die
+        # (a stable sort of the positions by face).
+        kept_index = sorted(_THREE, key=faces.__getitem__)[position]
         group = len(throws)
-        throw = tuple(
-            Die(10, (face,), role, i == kept_index, group) for i, face in enumerate(faces)
+        first, second, third = faces
+        throw = (
+            Die(10, (first,), role, kept_index == 0, group),
+            Die(10, (second,), role, kept_index == 1, group),
+            Die(10, (third,), role, kept_index == 2, group),
         )
-        throws.append((throw[0], throw[1], throw[2]))
-        if faces[kept_index] != 10:
-            return KeepRoll(rank, tuple(throws))
+        throws.append(throw)
+        kept = faces[kept_index]
+        kept_faces.append(kept)
+        if group == 0:
+            above = sorted(faces)[min(2, position + 1)]
+            if kept != 10:
+                return KeepRoll(rank, (throw,), (kept,), above, throw)
+        elif kept != 10:
+            every = tuple(die for one in throws for die in one)
+            return KeepRoll(rank, tuple(throws), tuple(kept_faces), above, every)
+
+
+_THREE = (0, 1, 2)
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,7 @@ O3D10_ROLL = {
     "params": {"skill": "sigilo", "level": "normal"},
 }
 SW_ROLL = {"actor": "agente", "action": "trait", "params": {"trait": "disparar"}}
+ROLL = {"event": "roll", "payload": O3D10_ROLL}  # the o3d10 roll as a load script (cluster.py)
 # The attacks: in each world the GM fires while the four other members watch (every
 # push reaches all five). The agent's SMG at RoF 3 on three targets, each hit's damage
 # applied through its card's follow-up (Shaken, Wounds, out of the fight); then every

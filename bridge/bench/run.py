@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bridge.bench import core, net, storage
+from bridge.bench import cluster, core, net, storage
 from bridge.bench.core import Rate
 
 TARGETS = "targets (issue 12)"
@@ -181,6 +181,8 @@ def run(quick: bool, json_path: Path | None, only: str | None = None) -> int:
         print(f"  {rate.name:44} {rate.per_second:12.0f}")
     _print_network(network, ratios)
     checks = _targets(rules, replay, store, network, ratios)
+    # Two processes on one Redis and PostgreSQL (another issue's figures).
+    clustered = cluster.report(quick) if in_process else {"skipped": "--only"}
     print(f"\n{TARGETS}:")
     for check in checks:
         print(f"  [{'met' if check['met'] else 'MISSED'}] {check['target']}: {check['detail']}")
@@ -205,6 +207,7 @@ def run(quick: bool, json_path: Path | None, only: str | None = None) -> int:
                     ],
                     "ratios": ratios,
                     "targets": checks,
+                    "cluster": clustered,
                 },
                 indent=2,
             ),

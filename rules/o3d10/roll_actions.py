@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import DiceSource
+from rules.memo import by_identity
 from rules.model import (
     Action,
     Actor,
@@ -43,8 +44,24 @@ class What:
 
     def label(self, sheet: Sheet) -> Text:
         if self.kind == "skill":
-            return t("raw", text=sheet.skills[self.key].label)
+            return _skill_texts(sheet)[self.key][0]
         return attribute_label(self.key)
+
+    def title(self, sheet: Sheet) -> Text:
+        """The card's title: 'Tirada de <skill or attribute>'."""
+        if self.kind == "skill":
+            return _skill_texts(sheet)[self.key][1]
+        return t("card.attribute", attribute=attribute_label(self.key))
+
+
+@by_identity()
+def _skill_texts(sheet: Sheet) -> Mapping[str, tuple[Text, Text]]:
+    """Each skill's name and card title, built once per (memoized, never mutated) sheet."""
+    texts: dict[str, tuple[Text, Text]] = {}
+    for key, skill in sheet.skills.items():
+        label = t("raw", text=skill.label)
+        texts[key] = (label, t("card.skill", skill=label))
+    return texts
 
 
 def what_of(actor: Actor, sheet: Sheet, kind: str, key: str, field: str) -> What:
@@ -221,7 +238,7 @@ def resolve_check(world: World, action: Action, dice: DiceSource) -> Resolution:
         )
     card = Card(
         kind=action.kind,
-        title=t(f"card.{what.kind}", **{what.kind: what.label(sheet)}),
+        title=what.title(sheet),
         speaker=actor.id,
         dice=rolled.result.roll.dice,
         outcome=None if opponent_what else outcome_of(rolled.result),

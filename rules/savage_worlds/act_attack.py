@@ -180,7 +180,7 @@ def resolve_attack(
     attack_id = None
     if records:
         attack_id = draft.next_id("atk")
-        attacks = dict(draft.data("attacks", {}))
+        attacks = dict(draft.peek("attacks", {}))  # a new mapping; the others stay shared
         attacks[attack_id] = {
             "attacker": actor_id,
             "weapon": weapon.id,
@@ -222,8 +222,7 @@ def resolve_attack(
     if fumble:
         lines.append(Line(t("line.critical_failure")))
     outcome = _attack_outcome(fumble, hits, count)
-    rolled: list[Die] = [s.die.as_kept(True) for s in result]
-    rolled = [d.as_kept(not result[i].by_wild) for i, d in enumerate(trait_dice)]
+    rolled: list[Die] = [d.as_kept(not result[i].by_wild) for i, d in enumerate(trait_dice)]
     if wild is not None:
         rolled.append(wild.as_kept(any(s.by_wild for s in result)))
     return Resolution(

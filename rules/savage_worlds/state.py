@@ -9,10 +9,10 @@ weapon, ``bipod`` (weapons set on their bipod), ``in_hand``, ``injuries``,
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from typing import Any
 
+from rules.jsondata import copy_json
 from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, WorldChange, t
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
@@ -53,7 +53,13 @@ class Draft:
     def data(self, key: str, default: Any = None) -> Any:
         if key in self._data:
             return self._data[key]
-        return copy.deepcopy(self.world.data.get(key, default))
+        return copy_json(self.world.data.get(key, default))
+
+    def peek(self, key: str, default: Any = None) -> Any:
+        """A world data value as this draft leaves it, to read only (not a copy)."""
+        if key in self._data:
+            return self._data[key]
+        return self.world.data.get(key, default)
 
     def set_data(self, key: str, value: Any) -> None:
         self._data[key] = value
@@ -70,13 +76,20 @@ class Draft:
     def sheet(self, actor_id: str) -> Sheet:
         return parse_sheet(self.actor(actor_id).sheet)
 
-    def state(self, actor_id: str) -> dict[str, Any]:
-        base = copy.deepcopy(dict(self.actor(actor_id).state))
-        base.update(copy.deepcopy(self._states.get(actor_id, {})))
-        return base
+    def state(self, actor_id: str) -> Mapping[str, Any]:
+        """The actor's state as this draft leaves it, to read (its values are not copies: use
+        :meth:`get` for a value to change, and :meth:`put` to change it)."""
+        changed = self._states.get(actor_id)
+        state = self.actor(actor_id).state
+        return {**state, **changed} if changed else state
 
     def get(self, actor_id: str, key: str, default: Any = None) -> Any:
-        return self.state(actor_id).get(key, default)
+        """A copy of one key of :meth:`state` (``default``, as it is, when absent)."""
+        changed = self._states.get(actor_id)
+        if changed is not None and key in changed:
+            return copy_json(changed[key])
+        state = self.actor(actor_id).state
+        return copy_json(state[key]) if key in state else default
 
     def put(self, actor_id: str, **values: Any) -> None:
         self._states.setdefault(actor_id, {}).update(values)
@@ -86,8 +99,13 @@ class Draft:
             return set(self._statuses[actor_id])
         return set(self.actor(actor_id).statuses)
 
+    def _current(self, actor_id: str) -> Set[str]:
+        """The statuses as this draft leaves them, to read only."""
+        changed = self._statuses.get(actor_id)
+        return changed if changed is not None else self.actor(actor_id).statuses
+
     def has(self, actor_id: str, status: str) -> bool:
-        return status in self.statuses(actor_id)
+        return status in self._current(actor_id)
 
     def add(self, actor_id: str, *statuses: str) -> None:
         self._statuses[actor_id] = self.statuses(actor_id) | set(statuses)
@@ -96,7 +114,7 @@ class Draft:
         self._statuses[actor_id] = self.statuses(actor_id) - set(statuses)
 
     def is_out(self, actor_id: str) -> bool:
-        return bool(self.statuses(actor_id) & OUT)
+        return not OUT.isdisjoint(self._current(actor_id))
 
     def effects(self) -> tuple[Effect, ...]:
         out: list[Effect] = []
