@@ -239,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     p_bench = sub.add_parser("bench", help="measure the bridge against the floor, same run")
     p_bench.add_argument("--quick", action="store_true", help="a short smoke run")
     p_bench.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p_bench.add_argument(
+        "--only", default=None, help="only the network rows whose scenario contains this text"
+    )
 
     p_demo = sub.add_parser("demo", help="create (once) a demo world per system")
     p_demo.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -282,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from bridge.bench.run import run as run_bench
 
-        return run_bench(args.quick, args.json)
+        return run_bench(args.quick, args.json, args.only)
     if args.command == "bots":
         from bridge.bots import run_bots
 

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from bridge.store_api import Store
 
+from bridge.serialize import dumps
+
 T = TypeVar("T")
 
 SCHEMA_VERSION = 2
@@ -121,7 +123,12 @@ class NewEvent:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return dumps(value)
+
+
+def _state_text(state: dict[str, Any] | str) -> str:
+    """A world state as written: a JSON text already encoded is taken as it is."""
+    return state if isinstance(state, str) else dumps(state)
 
 
 class SQLiteStore:
@@ -305,8 +312,11 @@ class SQLiteStore:
                 used.update((r[0], r[1]) for r in rows)
         return used
 
-    def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+    def append(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         """Write ``event`` and the world's new state in one transaction.
+
+        ``state`` is the state's JSON value, or its JSON text already encoded
+        (:func:`bridge.serialize.world_json_text`), written as it is.
 
         Raises :class:`SeqConflict` when the world is not at ``event.seq - 1`` and
         :class:`StoreError` when anything else fails; either way nothing is written.
@@ -316,7 +326,7 @@ class SQLiteStore:
             raise error
 
     def append_many(
-        self, items: list[tuple[str, NewEvent, dict[str, Any]]]
+        self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
     ) -> list[StoreError | None]:
         """Group commit: every item in its own savepoint, one transaction, one sync to disk.
 
@@ -349,10 +359,10 @@ class SQLiteStore:
                 raise
         return results
 
-    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         updated = self._db.execute(
             "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
-            (event.seq, _dumps(state), world_id, event.seq - 1),
+            (event.seq, _state_text(state), world_id, event.seq - 1),
         ).rowcount
         if updated != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
@@ -374,14 +384,16 @@ class SQLiteStore:
                 event.created_at,
             ),
         )
-        self._db.executemany(
-            "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
-            [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
-        )
-        self._db.executemany(
-            "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
-            [(world_id, card, action) for card, action in event.released_follow_ups],
-        )
+        if event.used_follow_ups:
+            self._db.executemany(
+                "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
+                [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
+            )
+        if event.released_follow_ups:
+            self._db.executemany(
+                "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
+                [(world_id, card, action) for card, action in event.released_follow_ups],
+            )
 
 
 class AsyncStore:
@@ -392,10 +404,10 @@ class AsyncStore:
         self.sync = store
         threads = int(getattr(store, "threads", 1))
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="vtt-store")
-        self._pending: list[tuple[str, NewEvent, dict[str, Any], asyncio.Future[None]]] = []
+        self._pending: list[tuple[str, NewEvent, dict[str, Any] | str, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+    async def append(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         """Durably write one event; events of other worlds arriving meanwhile share its commit.
 
         Returns only once the transaction holding this event is on disk (group commit:

@@ -58,10 +58,11 @@ class Store(Protocol):
 
     def used_follow_ups(self, world_id: str, card_ids: Iterable[str]) -> set[tuple[str, str]]: ...
 
-    def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None: ...
+    def append(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
+        """``state``: the world's JSON value, or its JSON text already encoded."""
 
     def append_many(
-        self, items: list[tuple[str, NewEvent, dict[str, Any]]]
+        self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
     ) -> list[StoreError | None]: ...
 
 

@@ -321,13 +321,13 @@ class PgStore:
             ).fetchall()
         return {(r[0], r[1]) for r in rows}
 
-    def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+    def append(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         (error,) = self.append_many([(world_id, event, state)])
         if error is not None:
             raise error
 
     def append_many(
-        self, items: list[tuple[str, NewEvent, dict[str, Any]]]
+        self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
     ) -> list[StoreError | None]:
         """Group commit, as SQLite's: each item in its own savepoint, one transaction.
 
@@ -344,7 +344,7 @@ class PgStore:
             return [exc for _ in items]
 
     def _append_many(
-        self, items: list[tuple[str, NewEvent, dict[str, Any]]]
+        self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
     ) -> list[StoreError | None]:
         results: list[StoreError | None] = [None] * len(items)
         order = sorted(range(len(items)), key=lambda i: items[i][0])
@@ -375,11 +375,16 @@ class PgStore:
 
     @staticmethod
     def _write(
-        conn: psycopg.Connection[Any], world_id: str, event: NewEvent, state: dict[str, Any]
+        conn: psycopg.Connection[Any], world_id: str, event: NewEvent, state: dict[str, Any] | str
     ) -> None:
         updated = conn.execute(
             "UPDATE worlds SET seq = %s, state = %s WHERE id = %s AND seq = %s",
-            (event.seq, _dumps(state), world_id, event.seq - 1),
+            (
+                event.seq,
+                state if isinstance(state, str) else _dumps(state),
+                world_id,
+                event.seq - 1,
+            ),
         ).rowcount
         if updated != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")

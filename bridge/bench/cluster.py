@@ -123,10 +123,9 @@ def run(quick: bool) -> list[ClusterResult]:
     results: list[ClusterResult] = []
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
-        worlds = net._setup_worlds(data, 10)
+        tokens = net._setup_worlds(data, {"o3d10": 10})["o3d10"]
         single = _serve(["--data", str(data)])
         try:
-            tokens = [w["gm_token"] for w in worlds]
             results.append(
                 _measure("1 process, SQLite", [single], tokens, connections, seconds, [])
             )
