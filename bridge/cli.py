@@ -1,4 +1,4 @@
-"""The ``vtt-bridge`` command: serve, world create, world list, demo."""
+"""The ``vtt-bridge`` command: serve, world create, world list, store copy, demo."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from aiohttp import web
 
 from bridge.limits import DEFAULT_WORLD, RateLimit, WorldLimit
 from bridge.server import create_app
-from bridge.store import AsyncStore, SQLiteStore
+from bridge.store import AsyncStore, StoreError
+from bridge.store_api import Store, open_store
 from bridge.transport import exposure_warning
 from bridge.worlds import create_world
 from rules.dice import SeededDice
@@ -25,8 +26,13 @@ from rules.registry import default_registry
 DEFAULT_DATA = Path("data")
 
 
-def _store(data: Path, sync: str = "FULL") -> SQLiteStore:
-    return SQLiteStore(data / "bridge.sqlite3", synchronous=sync)
+def _store(data: Path, sync: str = "FULL", location: str | None = None) -> Store:
+    """``--store`` when given (``postgresql://...`` or a SQLite path), else SQLite in ``--data``."""
+    return open_store(location or str(data / "bridge.sqlite3"), sync=sync)
+
+
+def _is_postgres(location: str | None) -> bool:
+    return bool(location) and str(location).startswith(("postgresql://", "postgres://"))
 
 
 def _parse_settings(pairs: list[str]) -> dict[str, Any]:
@@ -59,24 +65,33 @@ async def serve(
     sync: str,
     dice_seed: int | None,
     rate: float = 50.0,
+    location: str | None = None,
+    redis: str | None = None,
+    poll_seconds: float = 1.0,
     world: WorldLimit = DEFAULT_WORLD,
 ) -> None:
     registry = default_registry()
-    store = AsyncStore(_store(data, sync))
+    store = AsyncStore(_store(data, sync, location))
     limit = RateLimit(rate, rate * 2)
     if rate <= 0:  # benchmarks: no rate or count limits at all
         world = WorldLimit(0, 0.0, 0.0)
     warning = exposure_warning(host)
     if warning:
         print(warning, file=sys.stderr, flush=True)
+    cluster = None
+    if _is_postgres(location):
+        from bridge.cluster import ClusterFeed
+
+        cluster = ClusterFeed(redis, poll_seconds=poll_seconds)
     if dice_seed is None:
-        app = create_app(store, registry, rate_limit=limit, world_limit=world)
+        app = create_app(store, registry, rate_limit=limit, cluster=cluster, world_limit=world)
     else:
         app = create_app(
             store,
             registry,
             dice_factory=_SeededStream(dice_seed),
             rate_limit=limit,
+            cluster=cluster,
             world_limit=world,
         )
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
@@ -115,6 +130,26 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--host", default="127.0.0.1")
     p_serve.add_argument("--port", type=int, default=8765)
     p_serve.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    p_serve.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="postgresql://user:password@host/db to share worlds between several processes"
+        " (default: SQLite in --data)",
+    )
+    p_serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="redis://host:port/0: push events made by the other processes at once"
+        " (needs --store postgresql://...)",
+    )
+    p_serve.add_argument(
+        "--poll-seconds",
+        type=float,
+        default=1.0,
+        help="with --store postgresql: how often to look for events Redis did not bring",
+    )
     p_serve.add_argument(
         "--sync",
         choices=("full", "normal"),
@@ -156,15 +191,43 @@ def main(argv: list[str] | None = None) -> int:
     p_create.add_argument("name")
     p_create.add_argument("--system", required=True)
     p_create.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    p_create.add_argument("--store", default=None, metavar="URL")
     p_create.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
     p_create.add_argument("--locale", choices=("es", "en"), default="es")
     p_create.add_argument("--demo", action="store_true", help="add the system's sample actors")
     p_list = wsub.add_parser("list", help="list worlds")
     p_list.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    p_list.add_argument("--store", default=None, metavar="URL")
 
     p_export = sub.add_parser("export", help="print a world's event log as a session file")
     p_export.add_argument("world")
     p_export.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    p_export.add_argument("--store", default=None, metavar="URL")
+
+    p_store = sub.add_parser("store", help="manage stores")
+    ssub = p_store.add_subparsers(dest="store_command", required=True)
+    p_copy = ssub.add_parser(
+        "copy", help="copy worlds into a PostgreSQL store, verified event by event"
+    )
+    p_copy.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="URL",
+        help="sqlite:///path/bridge.sqlite3 (or postgresql://...)",
+    )
+    p_copy.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help="postgresql://..."
+    )
+    p_copy.add_argument(
+        "--world",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="only this world (repeatable; default: every world)",
+    )
+    p_migrate = ssub.add_parser("migrate", help="apply the schema migrations and exit")
+    p_migrate.add_argument("--store", required=True, metavar="URL")
 
     p_replay = sub.add_parser("replay", help="replay a session or scenario file and compare")
     p_replay.add_argument("file", type=Path)
@@ -199,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     p_bench = sub.add_parser("bench", help="measure the bridge against the floor, same run")
     p_bench.add_argument("--quick", action="store_true", help="a short smoke run")
     p_bench.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p_bench.add_argument(
+        "--only", default=None, help="only the network rows whose scenario contains this text"
+    )
 
     p_demo = sub.add_parser("demo", help="create (once) a demo world per system")
     p_demo.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -206,22 +272,44 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if args.command == "serve":
-        asyncio.run(
-            serve(
-                args.host,
-                args.port,
-                args.data,
-                args.sync.upper(),
-                args.dice_seed,
-                args.rate_limit,
-                WorldLimit(args.world_connections, args.world_rate, args.world_rate * 2),
+        if args.redis and not _is_postgres(args.store):
+            print("--redis needs a shared store: --store postgresql://...", file=sys.stderr)
+            return 2
+        if args.redis and not args.redis.startswith(
+            ("redis://", "rediss://", "unix://", "redis+sentinel://")
+        ):
+            print(
+                "--redis takes redis://, rediss://, unix:// or redis+sentinel://", file=sys.stderr
             )
-        )
+            return 2
+        if not 0.05 <= args.poll_seconds <= 60:
+            print("--poll-seconds takes 0.05-60", file=sys.stderr)
+            return 2
+        try:
+            asyncio.run(
+                serve(
+                    args.host,
+                    args.port,
+                    args.data,
+                    args.sync.upper(),
+                    args.dice_seed,
+                    args.rate_limit,
+                    args.store,
+                    args.redis,
+                    args.poll_seconds,
+                    WorldLimit(args.world_connections, args.world_rate, args.world_rate * 2),
+                )
+            )
+        except StoreError as exc:
+            print(f"store: {exc}", file=sys.stderr)
+            return 1
         return 0
+    if args.command == "store":
+        return _store_command(args)
     if args.command == "bench":
         from bridge.bench.run import run as run_bench
 
-        return run_bench(args.quick, args.json)
+        return run_bench(args.quick, args.json, args.only)
     if args.command == "bots":
         from bridge.bots import run_bots
 
@@ -263,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "export":
         from bridge.sessions import export_lines
 
-        store = _store(args.data)
+        store = _store(args.data, location=args.store)
         try:
             for line in export_lines(store, args.world):
                 sys.stdout.write(line + "\n")
@@ -283,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     registry = default_registry()
-    store = _store(args.data)
+    store = _store(args.data, location=args.store)
     try:
         if args.world_command == "create":
             if args.system not in registry:
@@ -320,6 +408,26 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         store.close()
+
+
+def _store_command(args: argparse.Namespace) -> int:
+    try:
+        if args.store_command == "migrate":
+            store = open_store(args.store)
+            version = getattr(store, "schema_version", lambda: None)()
+            store.close()
+            print(json.dumps({"store": "migrated", "schema_version": version}))
+            return 0
+        from bridge.store_copy import copy_worlds
+
+        failed = False
+        for copied in copy_worlds(args.source, args.target, args.world):
+            print(json.dumps(copied.as_json(), ensure_ascii=False), flush=True)
+            failed = failed or copied.status == "mismatch"
+        return 1 if failed else 0
+    except StoreError as exc:
+        print(f"store: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

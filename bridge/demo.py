@@ -12,14 +12,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bridge.store import SQLiteStore
+from bridge.store_api import Store
 from bridge.worlds import create_world
 from rules.registry import default_registry
 
 DEMO_USERS = ("ana", "beto")
 
 
-def ensure_demo_worlds(store: SQLiteStore, data: Path) -> dict[str, Any]:
+def ensure_demo_worlds(store: Store, data: Path) -> dict[str, Any]:
     registry = default_registry()
     path = data / "demo-worlds.json"
     known: dict[str, Any] = json.loads(path.read_text("utf-8")) if path.exists() else {}

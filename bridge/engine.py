@@ -407,6 +407,8 @@ def _accepted(system: RuleSystem, old: World, new: World, cards: tuple[Any, ...]
     after: dict[str, Any] = {}
     for actor_id in sorted(set(old.actors) | set(new.actors)):
         was, now = old.actors.get(actor_id), new.actors.get(actor_id)
+        if was is now:  # the same frozen actor: nothing changed (most actors, most requests)
+            continue
         was_json = None if was is None else actor_to_json(was)
         now_json = None if now is None else actor_to_json(now)
         if was_json == now_json:

@@ -8,18 +8,21 @@ structural string, so an adapter may insert it as it is.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Collection, Mapping
 from html import escape as html_escape
 from typing import Any
 
-from bridge.serialize import actor_from_json, param_to_json, text_from_json, text_to_json
+from bridge.serialize import actor_from_json, param_to_json, text_to_json
 from rules import tracker
-from rules.i18n import lookup, translate
+from rules.i18n import lookup
 from rules.model import Actor, RulesError, World, t
+from rules.params import Param
 from rules.system import Button, RuleSystem
 
 Catalogue = Mapping[str, Mapping[str, str]]
 _CLASS_SAFE = re.compile(r"[^a-z0-9_-]")
+_MEMO_LIMIT = 8192  # texts are catalogue keys; the bound only guards against a runaway
 
 
 def _escape(value: str) -> str:
@@ -30,18 +33,127 @@ def _css(value: str) -> str:
     return _CLASS_SAFE.sub("", value.lower())[:40]
 
 
+def _plain(value: str) -> str:
+    return value
+
+
+class JsonTexts:
+    """:func:`rules.i18n.translate` applied to a Text's JSON form, without rebuilding it.
+
+    Gives exactly what ``translate(text_from_json(raw), ...)`` gives (the tests compare
+    both over every catalogue key), but remembers each template and its fields, and the
+    words of every text without parameters, per locale and escaping: card rendering was
+    the largest CPU item of a request (docs/performance.md).
+    """
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self._templates: dict[tuple[str, str], tuple[str | None, frozenset[str]]] = {}
+        self._bare: dict[tuple[str, str, bool], str] = {}
+
+    def _template(self, key: str, locale: str) -> tuple[str | None, frozenset[str]]:
+        found = self._templates.get((key, locale))
+        if found is not None:
+            return found
+        template = lookup(key, locale, self.catalogue)
+        fields = (
+            frozenset()
+            if template is None
+            else frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+        )
+        found = (template, fields)
+        if len(self._templates) < _MEMO_LIMIT:
+            self._templates[(key, locale)] = found
+        return found
+
+    def render(self, raw: Mapping[str, Any], locale: str, html: bool) -> str:
+        key = str(raw["key"])
+        params: Mapping[str, Any] = raw["params"]
+        if not params:
+            bare = self._bare.get((key, locale, html))
+            if bare is None:
+                bare = self._render(key, params, locale, html)
+                if len(self._bare) < _MEMO_LIMIT:
+                    self._bare[(key, locale, html)] = bare
+            return bare
+        return self._render(key, params, locale, html)
+
+    def pair(self, raw: Mapping[str, Any], locale: str) -> tuple[str, str]:
+        """``(render(raw, locale, False), render(raw, locale, True))`` in one pass: the
+        parameters are worked out once, and the template filled once more only when
+        escaping changed one of them (numbers and most names never change)."""
+        key = str(raw["key"])
+        params: Mapping[str, Any] = raw["params"]
+        if not params:
+            return self.render(raw, locale, False), self.render(raw, locale, True)
+        template, fields = self._template(key, locale)
+        if template is None:
+            return key, _escape(key)
+        plain: dict[str, str] = {}
+        marked: dict[str, str] = {}
+        same = True
+        for name, value in params.items():
+            kind = type(value)
+            if kind is int or kind is float:
+                shown = escaped = str(value)
+            elif isinstance(value, dict):
+                if "text" in value:
+                    shown, escaped = self.pair(value["text"], locale)
+                else:
+                    both = [self.pair(item, locale) for item in value["texts"]]
+                    shown = ", ".join(b[0] for b in both)
+                    escaped = ", ".join(b[1] for b in both)
+            elif isinstance(value, bool):
+                shown = "✓" if value else "✗"
+                escaped = _escape(shown)
+            else:
+                shown = str(value)
+                escaped = _escape(shown)
+            plain[name] = shown
+            marked[name] = escaped
+            if same and shown != escaped:
+                same = False
+        for name in fields:
+            if name not in plain:
+                plain[name] = marked[name] = "{" + name + "}"
+        text = template.format_map(plain)
+        return text, text if same else template.format_map(marked)
+
+    def _render(self, key: str, params: Mapping[str, Any], locale: str, html: bool) -> str:
+        template, fields = self._template(key, locale)
+        escape: Callable[[str], str] = _escape if html else _plain
+        if template is None:
+            return escape(key)
+        values = {name: self._param(value, locale, html, escape) for name, value in params.items()}
+        for name in fields:
+            if name not in values:
+                values[name] = "{" + name + "}"
+        return template.format_map(values)
+
+    def _param(self, value: Any, locale: str, html: bool, escape: Callable[[str], str]) -> str:
+        if isinstance(value, dict):
+            if "text" in value:
+                return self.render(value["text"], locale, html)
+            return ", ".join(self.render(item, locale, html) for item in value["texts"])
+        if isinstance(value, bool):
+            return escape("✓" if value else "✗")
+        return escape(str(value))
+
+
 class Renderer:
     """Renders for one system's catalogue."""
 
     def __init__(self, system: RuleSystem) -> None:
         self.system = system
         self.catalogue: Catalogue = system.messages
+        self._texts = JsonTexts(self.catalogue)
+        self._asks: dict[tuple[int, str], tuple[Param, dict[str, Any]]] = {}
+        self._dice_html: dict[tuple[Any, ...], str] = {}
 
     def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
         if raw is None:
             return ""
-        escape: Callable[[str], str] = _escape if html else (lambda value: value)
-        return translate(text_from_json(raw), locale, self.catalogue, escape=escape)
+        return self._texts.render(raw, locale, html)
 
     def _role(self, role: str, locale: str) -> str:
         return lookup(f"role.{role}", locale, self.catalogue) or role
@@ -80,27 +192,37 @@ class Renderer:
         locale: str,
         used: Collection[str] = (),
     ) -> dict[str, Any]:
+        """A card's view for one locale: plain texts, and ``html`` built from the same
+        texts escaped (each text is worked out once for both)."""
+        pair = self._texts.pair
         speaker = card["speaker"]
         speaker_name = world.actors[speaker].name if speaker in world.actors else None
         outcome = card["outcome"]
-        sections = [
-            {
-                "title": self.text(s["title"], locale) if s["title"] else None,
-                "lines": [self._line(line, locale) for line in s["lines"]],
-            }
+        title = pair(card["title"], locale)
+        section_pairs = [
+            (
+                pair(s["title"], locale) if s["title"] else None,
+                [self._line_pair(line, locale) for line in s["lines"]],
+            )
             for s in card["sections"]
+        ]
+        outcome_label = pair(outcome["label"], locale) if outcome is not None else None
+        action_labels = [pair(f["label"], locale) for f in card["actions"]]
+        sections = [
+            {"title": t[0] if t else None, "lines": [line[0] for line in lines]}
+            for t, lines in section_pairs
         ]
         actions = [
             {
                 "id": f["id"],
-                "label": self.text(f["label"], locale),
+                "label": label[0],
                 "actor": f["actor"],
                 "allowed": f["allowed"],
                 "once": f["once"],
                 "used": f["id"] in used,
                 "ask": self._params(f["ask"], locale),
             }
-            for f in card["actions"]
+            for f, label in zip(card["actions"], action_labels, strict=True)
         ]
         dice = [{**d, "total": sum(d["faces"])} for d in card["dice"]]
         view: dict[str, Any] = {
@@ -113,12 +235,12 @@ class Renderer:
             "target": card["target"],
             "visibility": card["visibility"],
             "locale": locale,
-            "title": self.text(card["title"], locale),
+            "title": title[0],
             "outcome": None
-            if outcome is None
+            if outcome is None or outcome_label is None
             else {
                 "key": outcome["key"],
-                "label": self.text(outcome["label"], locale),
+                "label": outcome_label[0],
                 "success": outcome["success"],
                 "margin": outcome["margin"],
             },
@@ -126,66 +248,91 @@ class Renderer:
             "sections": sections,
             "actions": actions,
         }
-        view["html"] = self._card_html(card, view, locale)
+        view["html"] = self._card_html(
+            view,
+            locale,
+            title[1],
+            [(t[1] if t else None, [line[1] for line in lines]) for t, lines in section_pairs],
+            outcome_label[1] if outcome_label else None,
+            [label[1] for label in action_labels],
+        )
         view["text"] = self._card_text(view)
         return view
 
-    def _line(self, line: Mapping[str, Any], locale: str, *, html: bool = False) -> str:
-        label = self.text(line["label"], locale, html=html)
+    def _line_pair(self, line: Mapping[str, Any], locale: str) -> tuple[str, str]:
+        label, label_html = self._texts.pair(line["label"], locale)
         value = line["value"]
         if value is None:
-            return label
+            return label, label_html
         if isinstance(value, dict):
-            shown = self.text(value, locale, html=html)
+            shown, shown_html = self._texts.pair(value, locale)
         else:
-            shown = _escape(str(value)) if html else str(value)
-        return f"{label}: {shown}"
+            shown = str(value)
+            shown_html = _escape(shown)
+        return f"{label}: {shown}", f"{label_html}: {shown_html}"
 
-    def _card_html(self, card: Mapping[str, Any], view: Mapping[str, Any], locale: str) -> str:
+    def _die_html(self, die: Mapping[str, Any], locale: str) -> str:
+        key = (die["sides"], tuple(die["faces"]), die["role"], die["kept"], locale)
+        found = self._dice_html.get(key)
+        if found is not None:
+            return found
+        classes = ["vtt-die", f"vtt-d{int(die['sides'])}", f"vtt-role-{_css(die['role'])}"]
+        if not die["kept"]:
+            classes.append("vtt-dropped")
+        if len(die["faces"]) > 1:
+            classes.append("vtt-ace")
+        faces = "+".join(str(int(f)) for f in die["faces"])
+        role = _escape(self._role(str(die["role"]), locale))
+        found = (
+            f'<span class="{" ".join(classes)}" title="{role} (d{int(die["sides"])})">'
+            f"{faces}</span>"
+        )
+        if len(self._dice_html) < _MEMO_LIMIT:
+            self._dice_html[key] = found
+        return found
+
+    def _card_html(
+        self,
+        view: Mapping[str, Any],
+        locale: str,
+        title: str,
+        sections: list[tuple[str | None, list[str]]],
+        outcome: str | None,
+        action_labels: list[str],
+    ) -> str:
+        """The card as HTML; ``title``, ``sections``, ``outcome`` and ``action_labels``
+        are the texts already escaped."""
         outcome_key = _css(view["outcome"]["key"]) if view["outcome"] else "none"
+        card_id = _escape(view["card_id"])
         parts = [
             f'<div class="vtt-card vtt-card--{_css(view["kind"])} vtt-outcome--{outcome_key}"'
-            f' data-card="{_escape(view["card_id"])}" data-seq="{view["seq"]}">',
+            f' data-card="{card_id}" data-seq="{view["seq"]}">',
             "<header>",
         ]
         if view["speaker_name"]:
             parts.append(f'<span class="vtt-speaker">{_escape(view["speaker_name"])}</span>')
-        parts.append(f'<h3 class="vtt-title">{self.text(card["title"], locale, html=True)}</h3>')
+        parts.append(f'<h3 class="vtt-title">{title}</h3>')
         parts.append("</header>")
         if view["dice"]:
             parts.append('<div class="vtt-dice">')
-            for die in view["dice"]:
-                classes = ["vtt-die", f"vtt-d{int(die['sides'])}", f"vtt-role-{_css(die['role'])}"]
-                if not die["kept"]:
-                    classes.append("vtt-dropped")
-                if len(die["faces"]) > 1:
-                    classes.append("vtt-ace")
-                faces = "+".join(str(int(f)) for f in die["faces"])
-                role = _escape(self._role(str(die["role"]), locale))
-                parts.append(
-                    f'<span class="{" ".join(classes)}" title="{role} (d{int(die["sides"])})">'
-                    f"{faces}</span>"
-                )
+            parts.extend(self._die_html(die, locale) for die in view["dice"])
             parts.append("</div>")
-        for section in card["sections"]:
+        for section_title, lines in sections:
             parts.append('<section class="vtt-section">')
-            if section["title"]:
-                parts.append(f"<h4>{self.text(section['title'], locale, html=True)}</h4>")
+            if section_title is not None:
+                parts.append(f"<h4>{section_title}</h4>")
             parts.append("<ul>")
-            for line in section["lines"]:
-                parts.append(f"<li>{self._line(line, locale, html=True)}</li>")
+            parts.extend(f"<li>{line}</li>" for line in lines)
             parts.append("</ul></section>")
-        if card["outcome"]:
-            label = self.text(card["outcome"]["label"], locale, html=True)
-            parts.append(f'<div class="vtt-outcome">{label}</div>')
-        if card["actions"]:
+        if outcome is not None:
+            parts.append(f'<div class="vtt-outcome">{outcome}</div>')
+        if view["actions"]:
             parts.append('<footer class="vtt-actions">')
-            for follow, shown in zip(card["actions"], view["actions"], strict=True):
+            for shown, label in zip(view["actions"], action_labels, strict=True):
                 disabled = " disabled" if shown["used"] else ""
                 parts.append(
-                    f'<button type="button" class="vtt-follow" data-card="{_escape(view["card_id"])}"'
-                    f' data-action="{_escape(follow["id"])}"{disabled}>'
-                    f"{self.text(follow['label'], locale, html=True)}</button>"
+                    f'<button type="button" class="vtt-follow" data-card="{card_id}"'
+                    f' data-action="{_escape(shown["id"])}"{disabled}>{label}</button>'
                 )
             parts.append("</footer>")
         parts.append("</div>")
@@ -220,6 +367,19 @@ class Renderer:
             for status in sorted(statuses)
         }
 
+    def _ask_view(self, param: Param, locale: str) -> dict[str, Any]:
+        """A button's parameter as shown, remembered by the Param's identity: systems keep
+        their parameters as constants, and each actor update renders every button. The
+        view is shared between bodies, which are only ever encoded, never changed."""
+        key = (id(param), locale)
+        hit = self._asks.get(key)
+        if hit is not None and hit[0] is param:
+            return hit[1]
+        (view,) = self._params([param_to_json(param)], locale)
+        if len(self._asks) < _MEMO_LIMIT:
+            self._asks[key] = (param, view)
+        return view
+
     def button(self, button: Button, locale: str) -> dict[str, Any]:
         return {
             "label": self.text(text_to_json(button.label), locale),
@@ -227,7 +387,7 @@ class Renderer:
             "action": button.action,
             "params": dict(button.params),
             "group": self.text(text_to_json(button.group), locale) if button.group else None,
-            "ask": self._params([param_to_json(p) for p in button.ask], locale),
+            "ask": [self._ask_view(p, locale) for p in button.ask],
             "min_targets": button.min_targets,
             "max_targets": button.max_targets,
             "gm_only": button.gm_only,

@@ -6,6 +6,8 @@ card keeps every die and follow-up, a world keeps its actors and data.
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -158,4 +160,69 @@ def world_from_json(raw: Mapping[str, Any]) -> World:
         settings=raw["settings"],
         actors={key: actor_from_json(a) for key, a in raw["actors"].items()},
         data=raw["data"],
+    )
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def dumps(value: Any) -> str:
+    """The JSON text the store writes: compact, UTF-8 as it is, no NaN (one encoder for
+    every call: ``json.dumps`` with options builds a new one each time)."""
+    return _ENCODER.encode(value)
+
+
+_ACTOR_TEXTS: OrderedDict[tuple[int, bool], tuple[Actor, str]] = OrderedDict()
+_ACTOR_TEXTS_SIZE = 4096
+
+
+def _actor_text(actor: Actor, *, keyed: bool = False) -> str:
+    """``dumps(actor_to_json(actor))`` (``keyed``: preceded by ``"<id>":``), remembered
+    by the actor's identity.
+
+    Actors are frozen and every change makes a new one, so most actors of a world
+    are the very objects of its previous state. The entry holds the actor, so its
+    ``id`` is not reused while the entry lives; the oldest entries go first.
+    """
+    key = (id(actor), keyed)
+    hit = _ACTOR_TEXTS.get(key)
+    if hit is not None and hit[0] is actor:
+        return hit[1]
+    text = dumps(actor_to_json(actor))
+    if keyed:
+        text = f"{dumps(actor.id)}:{text}"
+    _ACTOR_TEXTS[key] = (actor, text)
+    if len(_ACTOR_TEXTS) > _ACTOR_TEXTS_SIZE:
+        _ACTOR_TEXTS.popitem(last=False)
+    return text
+
+
+_MAPPING_TEXTS: OrderedDict[int, tuple[Mapping[str, Any], str]] = OrderedDict()
+
+
+def _mapping_text(value: Mapping[str, Any]) -> str:
+    """``dumps(dict(value))`` remembered by identity, like actors: a world's settings
+    and data are kept as they are by every event that does not change them."""
+    key = id(value)
+    hit = _MAPPING_TEXTS.get(key)
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    text = dumps(dict(value))
+    _MAPPING_TEXTS[key] = (value, text)
+    if len(_MAPPING_TEXTS) > _ACTOR_TEXTS_SIZE:
+        _MAPPING_TEXTS.popitem(last=False)
+    return text
+
+
+def world_json_text(world: World) -> str:
+    """``dumps(world_to_json(world))`` (same JSON value), re-encoding only changed actors:
+    the state snapshot written with every event was the store's largest CPU item."""
+    actors = ",".join(
+        f"{dumps(key)}:{_actor_text(a)}" if key != a.id else _actor_text(a, keyed=True)
+        for key, a in world.actors.items()
+    )
+    return (
+        f'{{"id":{dumps(world.id)},"name":{dumps(world.name)},"system":{dumps(world.system)},'
+        f'"settings":{_mapping_text(world.settings)},"actors":{{{actors}}},'
+        f'"data":{_mapping_text(world.data)}}}'
     )

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import socketio
 from aiohttp import web
@@ -35,9 +35,10 @@ from bridge.limits import (
     WorldGuard,
     WorldLimit,
 )
+from bridge.pipeline import Flight, WorldPipe
 from bridge.render import Renderer
-from bridge.serialize import world_to_json
-from bridge.store import AsyncStore, EventRow, NewEvent, StoreError
+from bridge.serialize import world_json_text
+from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
 from bridge.transport import UncompressedWebSocket, VttServer, disconnect_all, wait_writable
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
@@ -53,8 +54,12 @@ from protocol.v1.requests import (
 from rules import tracker
 from rules.dice import DiceSource, RecordingDice, SystemDice
 from rules.i18n import translate
+from rules.model import World
 from rules.registry import Registry
 from rules.system import RuleSystem
+
+if TYPE_CHECKING:
+    from bridge.cluster import ClusterFeed
 
 log = logging.getLogger("vtt_bridge")
 
@@ -73,10 +78,11 @@ class Connection:
     bucket: Bucket = field(default_factory=lambda: Bucket(DEFAULT_RATE))
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def payload_hash(event: str, payload: Any) -> str:
-    canonical = json.dumps(
-        [event, payload], sort_keys=True, ensure_ascii=False, separators=(",", ":")
-    )
+    canonical = _CANONICAL.encode([event, payload])
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -88,10 +94,12 @@ class Bridge:
         *,
         dice_factory: Callable[[], DiceSource] = SystemDice,
         rate_limit: RateLimit = DEFAULT_RATE,
+        cluster: ClusterFeed | None = None,
         world_limit: WorldLimit = DEFAULT_WORLD,
         auth_limit: AuthLimit = DEFAULT_AUTH,
     ) -> None:
         self.store = store
+        self.cluster = cluster  # several processes on one shared store (bridge/cluster.py)
         self.world_guard = WorldGuard(world_limit)
         self.auth_throttle = AuthThrottle(auth_limit)
         self.registry = registry
@@ -101,6 +109,10 @@ class Bridge:
         self.worlds: dict[str, WorldRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
+        self._pipes: dict[str, WorldPipe] = {}
+        self._welcome_cache: dict[
+            str, tuple[World, dict[tuple[str, str], list[dict[str, Any]]]]
+        ] = {}
         self.shutting_down = False
         self.sio = VttServer(
             async_mode="aiohttp",
@@ -110,7 +122,10 @@ class Bridge:
             http_compression=False,
             logger=False,
             engineio_logger=False,
+            client_manager=cluster.manager if cluster is not None else None,
         )
+        if cluster is not None:
+            cluster.attach(self)
         eio = self.sio.eio
         eio._async = {**eio._async, "websocket": UncompressedWebSocket}
         self.sio.on("connect", self.on_connect, namespace=NAMESPACE)
@@ -156,14 +171,18 @@ class Bridge:
         address = _address(environ)
         if self.auth_throttle.wait(address) > 0:
             self._refuse("auth_throttled", locale)
-        found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
-        if found is None:
-            self.auth_throttle.failed(address)
-            self._refuse("bad_token", locale)
-        world_id, role = found
-        if self.world_guard.full(world_id):
-            self._refuse("world_full", locale)
-        runtime = await self.runtime(world_id)
+        try:
+            found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
+            if found is None:
+                self.auth_throttle.failed(address)
+                self._refuse("bad_token", locale)
+            world_id, role = found
+            if self.world_guard.full(world_id):
+                self._refuse("world_full", locale)
+            runtime = await self.runtime(world_id)
+        except StoreError:  # the database is away: say so, the client retries later
+            log.exception("store unavailable while connecting")
+            self._refuse("store_error", locale)
         locale = parsed.locale or str(runtime.world.settings.get("locale", "es"))
         session = Session(parsed.user, "gm" if role == "gm" else "player", locale, parsed.name)
         self.connections[sid] = Connection(
@@ -194,6 +213,12 @@ class Bridge:
         renderer = self.renderers[runtime.world.system]
         session = conn.session
         async with runtime.lock:
+            await self.pipe(runtime).settle()  # the welcome shows only what is on disk
+            if self.cluster is not None and not await self.cluster.before_welcome(runtime):
+                # The shared store is away: no welcome we could vouch for. The client
+                # is disconnected and reconnects (to this or another process) later.
+                await self.sio.disconnect(sid, namespace=NAMESPACE)
+                return
             world = runtime.world
             system = self.system(runtime)
             await self.sio.emit(
@@ -211,10 +236,7 @@ class Bridge:
                     "user": session.user,
                     "locale": session.locale,
                     "seq": runtime.seq,
-                    "actors": [
-                        renderer.actor(world, actor, session.locale, session.role)
-                        for actor in world.actors.values()
-                    ],
+                    "actors": self._welcome_actors(world, renderer, session),
                     "combat": renderer.combat_state(
                         world,
                         runtime.seq,
@@ -237,6 +259,8 @@ class Bridge:
                     used = await self._used(world.id, rows)
                     eio_sid = self.sio.manager.eio_sid_from_sid(sid, NAMESPACE)
                     for row in rows:
+                        if row.seq > runtime.seq:
+                            break  # written since by another process: it comes live
                         if not await wait_writable(self.sio.eio, eio_sid):
                             return  # the client stopped reading: it was cut off
                         for name, body in self._render_pushes(
@@ -250,6 +274,30 @@ class Bridge:
             await self.sio.enter_room(sid, self._room(world.id, session), namespace=NAMESPACE)
             runtime.members[(session.role, session.locale)] += 1
             conn.welcomed.set()
+
+    def _welcome_actors(
+        self, world: World, renderer: Renderer, session: Session
+    ) -> list[dict[str, Any]]:
+        """Every actor as a ``session.role`` connection in ``session.locale`` sees it.
+
+        Rendered once per world state (the World object, which every accepted event
+        replaces) and (role, locale), then shared by every welcome until the world
+        changes: a room's worth of connections arriving at once no longer renders every
+        actor's buttons each. The bodies are only ever encoded, never changed.
+        """
+        key = (session.role, session.locale)
+        cached = self._welcome_cache.get(world.id)
+        if cached is None or cached[0] is not world:
+            cached = (world, {})
+            self._welcome_cache[world.id] = cached
+        actors = cached[1].get(key)
+        if actors is None:
+            actors = [
+                renderer.actor(world, actor, session.locale, session.role)
+                for actor in world.actors.values()
+            ]
+            cached[1][key] = actors
+        return actors
 
     async def _used(self, world_id: str, rows: list[EventRow]) -> set[tuple[str, str]]:
         ids = [
@@ -323,8 +371,35 @@ class Bridge:
             except TimeoutError:
                 return self._error("internal_error", locale)
         runtime = await self.runtime(conn.world_id)
-        async with runtime.lock:
-            return await self._apply(runtime, session, event, payload, request)
+        if self.cluster is not None:
+            # Several processes on one store: one request at a time, each written before
+            # the next is worked out (the cluster reloads and retries on a lost race).
+            async with runtime.lock:
+                return await self.cluster.apply(runtime, session, event, payload, request)
+        digest = payload_hash(event, payload)
+        while True:
+            async with runtime.lock:
+                outcome = await self._apply_in_flight(
+                    runtime, session, event, payload, digest, request
+                )
+            if isinstance(outcome, dict):
+                return outcome
+            flight, own = outcome
+            if own:
+                return await self._land(runtime, session, flight)
+            # A retry of a request still in flight: its ack once it landed, as a duplicate;
+            # if it failed, this retry is worked out afresh.
+            await asyncio.shield(flight.emitted)
+            if flight.ok:
+                return self._ack(
+                    runtime, flight.seq, flight.pushes, session, duplicate=True, world=flight.world
+                )
+
+    def pipe(self, runtime: WorldRuntime) -> WorldPipe:
+        pipe = self._pipes.get(runtime.world.id)
+        if pipe is None:
+            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime)
+        return pipe
 
     async def _apply(
         self,
@@ -334,32 +409,26 @@ class Bridge:
         payload: dict[str, Any],
         request: BaseModel,
     ) -> dict[str, Any]:
-        store = self.store
-        world = runtime.world
-        request_id = str(payload["id"])
+        """One request start to end under the world's lock, written before the next is
+        worked out: the path of several processes on one store (bridge/cluster.py)."""
         digest = payload_hash(event, payload)
-        previous = store.sync.find_request_now(world.id, request_id)
-        if previous is not None:
-            if previous.payload_hash != digest:
-                return self._error("id_reused", session.locale, "id")
-            return self._ack(runtime, previous.seq, previous.pushes, session, duplicate=True)
-        referenced: EventRow | None = None
-        used: set[tuple[str, str]] = set()
-        if isinstance(request, CardActionRequest):
-            card_seq = int(request.card.split(".")[0])
-            referenced = await store.run(store.sync.event_at, world.id, card_seq)
-            used = await store.run(store.sync.used_follow_ups, world.id, [request.card])
-        elif isinstance(request, UndoRequest):
-            referenced = await store.run(store.sync.event_at, world.id, request.seq)
+        settled = await self._settled(runtime, session, payload, digest)
+        if settled is not None:
+            return settled
+        referenced, used = await self._referenced(runtime, request)
         dice = RecordingDice(self.dice_factory())
         result = process(
-            self.registry, world, session, event, request, dice, referenced=referenced, used=used
+            self.registry,
+            runtime.world,
+            session,
+            event,
+            request,
+            dice,
+            referenced=referenced,
+            used=used,
         )
         if isinstance(result, Rejected):
-            message = None
-            if result.message is not None:
-                message = translate(result.message, session.locale, self.system(runtime).messages)
-            return self._error(result.code, session.locale, result.field, message)
+            return self._refusal(runtime, session, result)
         return await self._commit(runtime, session, event, payload, digest, dice, result)
 
     async def _commit(
@@ -373,7 +442,107 @@ class Bridge:
         result: Accepted,
     ) -> dict[str, Any]:
         seq = runtime.seq + 1
-        record = NewEvent(
+        record = self._record(seq, session, event, payload, digest, dice, result)
+        try:
+            await self.store.append(runtime.world.id, record, world_json_text(result.world))
+        except StoreError as exc:
+            if isinstance(exc, SeqConflict) and self.cluster is not None:
+                raise  # another process wrote first: the cluster reloads and retries
+            log.exception("store refused event %s of world %s", seq, runtime.world.id)
+            return self._error("store_error", session.locale)
+        runtime.world = result.world
+        runtime.seq = seq
+        if self.cluster is not None:
+            self.cluster.committed(runtime.world.id, seq, result.pushes)
+        rendered = await self._broadcast(runtime, seq, result.pushes)
+        return self._own_ack(runtime, session, seq, result.world, result.pushes, rendered)
+
+    async def _settled(
+        self, runtime: WorldRuntime, session: Session, payload: dict[str, Any], digest: str
+    ) -> dict[str, Any] | None:
+        """The answer to a request id the store already holds (a retry), or None."""
+        previous = await self.store.find_request(runtime.world.id, str(payload["id"]))
+        if previous is None:
+            return None
+        if previous.payload_hash != digest:
+            return self._error("id_reused", session.locale, "id")
+        return self._ack(runtime, previous.seq, previous.pushes, session, duplicate=True)
+
+    async def _referenced(
+        self, runtime: WorldRuntime, request: BaseModel
+    ) -> tuple[EventRow | None, set[tuple[str, str]]]:
+        """What a ``card_action`` or ``undo`` reads from the store."""
+        store, world_id = self.store, runtime.world.id
+        if isinstance(request, CardActionRequest):
+            card_seq = int(request.card.split(".")[0])
+            referenced = await store.run(store.sync.event_at, world_id, card_seq)
+            used = await store.run(store.sync.used_follow_ups, world_id, [request.card])
+            return referenced, used
+        if isinstance(request, UndoRequest):
+            return await store.run(store.sync.event_at, world_id, request.seq), set()
+        return None, set()
+
+    def _refusal(self, runtime: WorldRuntime, session: Session, result: Rejected) -> dict[str, Any]:
+        message = None
+        if result.message is not None:
+            message = translate(result.message, session.locale, self.system(runtime).messages)
+        return self._error(result.code, session.locale, result.field, message)
+
+    async def _apply_in_flight(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        request: BaseModel,
+    ) -> dict[str, Any] | tuple[Flight, bool]:
+        """Under the world's lock (one process): a final answer, or the flight to wait
+        for, and whether it is this request's own (bridge/pipeline.py)."""
+        pipe = self.pipe(runtime)
+        in_flight = pipe.flights.get(str(payload["id"]))
+        if in_flight is not None:
+            if in_flight.digest != digest:
+                return self._error("id_reused", session.locale, "id")
+            return in_flight, False
+        settled = await self._settled(runtime, session, payload, digest)
+        if settled is not None:
+            return settled
+        if isinstance(request, CardActionRequest | UndoRequest):
+            await pipe.settle()  # what they read from the store must be all there
+        referenced, used = await self._referenced(runtime, request)
+        while True:
+            rollbacks = pipe.rollbacks
+            dice = RecordingDice(self.dice_factory())
+            result = process(
+                self.registry,
+                runtime.world,
+                session,
+                event,
+                request,
+                dice,
+                referenced=referenced,
+                used=used,
+            )
+            if isinstance(result, Accepted):
+                return self._launch(runtime, pipe, session, event, payload, digest, dice, result)
+            # A refusal stands only on durable ground: let the flights land, and if one
+            # failed (the world went back), work the request out again.
+            await pipe.settle()
+            if pipe.rollbacks == rollbacks:
+                return self._refusal(runtime, session, result)
+
+    def _record(
+        self,
+        seq: int,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        dice: RecordingDice,
+        result: Accepted,
+    ) -> NewEvent:
+        return NewEvent(
             seq=seq,
             request_id=str(payload["id"]),
             event=event,
@@ -388,18 +557,71 @@ class Bridge:
             used_follow_ups=result.used_follow_ups,
             released_follow_ups=result.released_follow_ups,
         )
+
+    def _launch(
+        self,
+        runtime: WorldRuntime,
+        pipe: WorldPipe,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        dice: RecordingDice,
+        result: Accepted,
+    ) -> tuple[Flight, bool]:
+        """Hand the event to the store and make it the world's state in memory."""
+        seq = runtime.seq + 1
+        record = self._record(seq, session, event, payload, digest, dice, result)
+        loop = asyncio.get_running_loop()
+        flight = Flight(
+            seq,
+            record.request_id,
+            digest,
+            result.world,
+            result.pushes,
+            pipe.tail,
+            loop.create_future(),
+        )
+        write = loop.create_task(
+            self.store.append(runtime.world.id, record, world_json_text(result.world))
+        )
+        pipe.launch(runtime, flight, write)
+        return flight, True
+
+    async def _land(
+        self, runtime: WorldRuntime, session: Session, flight: Flight
+    ) -> dict[str, Any]:
+        """Outside the lock: once the flight is on disk, push it (after the previous
+        flight's pushes) and answer; if the store failed, nothing happened."""
+        pipe = self.pipe(runtime)
         try:
-            await self.store.append(runtime.world.id, record, world_to_json(result.world))
-        except StoreError:
-            log.exception("store refused event %s of world %s", seq, runtime.world.id)
-            return self._error("store_error", session.locale)
-        runtime.world = result.world
-        runtime.seq = seq
-        rendered = await self._broadcast(runtime, seq, result.pushes)
+            assert flight.durable is not None
+            try:
+                await asyncio.shield(flight.durable)
+            except StoreError:
+                log.exception("store refused event %s of world %s", flight.seq, flight.world.id)
+                return self._error("store_error", session.locale)
+            if flight.previous is not None:
+                await asyncio.shield(flight.previous)
+            rendered = await self._broadcast(runtime, flight.seq, flight.pushes, flight.world)
+        finally:
+            pipe.land(flight)
+        return self._own_ack(runtime, session, flight.seq, flight.world, flight.pushes, rendered)
+
+    def _own_ack(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        seq: int,
+        world: World,
+        pushes: list[dict[str, Any]],
+        rendered: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]],
+    ) -> dict[str, Any]:
+        """The sender's ack, reusing its room's rendering when there is one."""
         own = rendered.get((session.role, session.locale))
-        whispers = any(p.get("whisper") for p in result.pushes)
+        whispers = any(p.get("whisper") for p in pushes)
         if own is None or (whispers and session.role != "gm"):
-            return self._ack(runtime, seq, result.pushes, session)
+            return self._ack(runtime, seq, pushes, session, world=world)
         cards = [body for name, body in own if name == "chat_card"]
         tokens = [body for name, body in own if name == "token_status"]
         return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
@@ -412,10 +634,12 @@ class Bridge:
         session: Session,
         *,
         duplicate: bool = False,
+        world: World | None = None,
     ) -> dict[str, Any]:
-        renderer = self.renderers[runtime.world.system]
+        shown = runtime.world if world is None else world
+        renderer = self.renderers[shown.system]
         return renderer.ack(
-            runtime.world, seq, pushes, session.role, session.locale, duplicate, session.user
+            shown, seq, pushes, session.role, session.locale, duplicate, session.user
         )
 
     def _render_pushes(
@@ -425,23 +649,32 @@ class Bridge:
         pushes: list[dict[str, Any]],
         session: Session,
         used: set[tuple[str, str]],
+        world: World | None = None,
     ) -> list[tuple[str, dict[str, Any]]]:
-        renderer = self.renderers[runtime.world.system]
+        shown = runtime.world if world is None else world
+        renderer = self.renderers[shown.system]
         return renderer.pushes(
-            runtime.world, seq, pushes, session.role, session.locale, used, session.user or None
+            shown, seq, pushes, session.role, session.locale, used, session.user or None
         )
 
     async def _broadcast(
-        self, runtime: WorldRuntime, seq: int, pushes: list[dict[str, Any]]
+        self,
+        runtime: WorldRuntime,
+        seq: int,
+        pushes: list[dict[str, Any]],
+        world: World | None = None,
     ) -> dict[tuple[str, str], list[tuple[str, dict[str, Any]]]]:
-        """Push to every (role, locale) room in use; each rendering is returned for reuse."""
+        """Push to every (role, locale) room in use; each rendering is returned for reuse.
+        ``world`` is the world as the event left it (default: the runtime's; later
+        flights may have moved the runtime on)."""
+        world = runtime.world if world is None else world
         rendered: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
         for (role, locale), count in list(runtime.members.items()):
             if count <= 0:
                 continue
             listener = Session("", "gm" if role == "gm" else "player", locale)
             room = self._room(runtime.world.id, listener)
-            bodies = self._render_pushes(runtime, seq, pushes, listener, set())
+            bodies = self._render_pushes(runtime, seq, pushes, listener, set(), world)
             rendered[(listener.role, locale)] = bodies
             for name, body in bodies:
                 await self.sio.emit(name, body, room=room, namespace=NAMESPACE)
@@ -458,7 +691,9 @@ class Bridge:
                     or not conn.welcomed.is_set()
                 ):
                     continue
-                for name, body in self._render_pushes(runtime, seq, whispered, session, set()):
+                for name, body in self._render_pushes(
+                    runtime, seq, whispered, session, set(), world
+                ):
                     await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
         return rendered
 
@@ -468,7 +703,7 @@ class Bridge:
         self.shutting_down = True
         for runtime in list(self.worlds.values()):
             async with runtime.lock:
-                pass
+                await self.pipe(runtime).settle()
 
 
 BRIDGE_KEY = web.AppKey("bridge", Bridge)
@@ -488,6 +723,7 @@ def create_app(
     *,
     dice_factory: Callable[[], DiceSource] = SystemDice,
     rate_limit: RateLimit = DEFAULT_RATE,
+    cluster: ClusterFeed | None = None,
     world_limit: WorldLimit = DEFAULT_WORLD,
     auth_limit: AuthLimit = DEFAULT_AUTH,
 ) -> web.Application:
@@ -496,6 +732,7 @@ def create_app(
         registry,
         dice_factory=dice_factory,
         rate_limit=rate_limit,
+        cluster=cluster,
         world_limit=world_limit,
         auth_limit=auth_limit,
     )
@@ -510,14 +747,21 @@ def create_app(
                 "protocol": PROTOCOL_VERSION,
                 "worlds_loaded": len(bridge.worlds),
                 "connections": len(bridge.connections),
+                "cluster": bridge.cluster.status() if bridge.cluster is not None else None,
             }
         )
 
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
 
+    async def on_startup(app: web.Application) -> None:
+        if cluster is not None:
+            await cluster.start()
+
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()
+        if cluster is not None:
+            await cluster.stop()
         await disconnect_all(bridge.sio.eio)  # a client that stopped reading cannot hold it
         await bridge.sio.shutdown()
 
@@ -527,6 +771,7 @@ def create_app(
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bridge.serialize import world_from_json
-from bridge.store import SQLiteStore
+from bridge.store_api import Store
 from protocol.v1.session import ScenarioWorld, SessionEvent, SessionHeader
 from rules.model import Actor, World
 from rules.registry import Registry
@@ -28,7 +28,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def export_lines(store: SQLiteStore, world_id: str) -> Iterator[str]:
+def export_lines(store: Store, world_id: str) -> Iterator[str]:
     row = store.load_world(world_id)
     if row is None:
         raise KeyError(world_id)

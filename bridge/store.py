@@ -18,9 +18,13 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from bridge.store_api import Store
 
 from bridge.auth import same_hash
+from bridge.serialize import dumps
 
 T = TypeVar("T")
 
@@ -120,7 +124,12 @@ class NewEvent:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return dumps(value)
+
+
+def _state_text(state: dict[str, Any] | str) -> str:
+    """A world state as written: a JSON text already encoded is taken as it is."""
+    return state if isinstance(state, str) else dumps(state)
 
 
 class SQLiteStore:
@@ -313,8 +322,11 @@ class SQLiteStore:
                 used.update((r[0], r[1]) for r in rows)
         return used
 
-    def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+    def append(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         """Write ``event`` and the world's new state in one transaction.
+
+        ``state`` is the state's JSON value, or its JSON text already encoded
+        (:func:`bridge.serialize.world_json_text`), written as it is.
 
         Raises :class:`SeqConflict` when the world is not at ``event.seq - 1`` and
         :class:`StoreError` when anything else fails; either way nothing is written.
@@ -324,7 +336,7 @@ class SQLiteStore:
             raise error
 
     def append_many(
-        self, items: list[tuple[str, NewEvent, dict[str, Any]]]
+        self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
     ) -> list[StoreError | None]:
         """Group commit: every item in its own savepoint, one transaction, one sync to disk.
 
@@ -357,10 +369,10 @@ class SQLiteStore:
                 raise
         return results
 
-    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         updated = self._db.execute(
             "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
-            (event.seq, _dumps(state), world_id, event.seq - 1),
+            (event.seq, _state_text(state), world_id, event.seq - 1),
         ).rowcount
         if updated != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
@@ -382,26 +394,30 @@ class SQLiteStore:
                 event.created_at,
             ),
         )
-        self._db.executemany(
-            "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
-            [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
-        )
-        self._db.executemany(
-            "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
-            [(world_id, card, action) for card, action in event.released_follow_ups],
-        )
+        if event.used_follow_ups:
+            self._db.executemany(
+                "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
+                [(world_id, card, action, event.seq) for card, action in event.used_follow_ups],
+            )
+        if event.released_follow_ups:
+            self._db.executemany(
+                "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
+                [(world_id, card, action) for card, action in event.released_follow_ups],
+            )
 
 
 class AsyncStore:
-    """Runs a :class:`SQLiteStore`'s calls on one dedicated thread."""
+    """Runs a store's calls on dedicated threads: one for SQLite, the store's
+    ``threads`` (its connection count) for a networked store such as PostgreSQL."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.sync = store
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-store")
-        self._pending: list[tuple[str, NewEvent, dict[str, Any], asyncio.Future[None]]] = []
+        threads = int(getattr(store, "threads", 1))
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="vtt-store")
+        self._pending: list[tuple[str, NewEvent, dict[str, Any] | str, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def append(self, world_id: str, event: NewEvent, state: dict[str, Any]) -> None:
+    async def append(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         """Durably write one event; events of other worlds arriving meanwhile share its commit.
 
         Returns only once the transaction holding this event is on disk (group commit:
@@ -430,6 +446,13 @@ class AsyncStore:
                     future.set_result(None)
                 else:
                     future.set_exception(error)
+
+    async def find_request(self, world_id: str, request_id: str) -> EventRow | None:
+        """The event a request id made: read on this thread for SQLite (no thread hop),
+        on the store's threads for a networked store (never a network wait on the loop)."""
+        if isinstance(self.sync, SQLiteStore):
+            return self.sync.find_request_now(world_id, request_id)
+        return await self.run(self.sync.find_request, world_id, request_id)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

@@ -10,7 +10,7 @@ from typing import Any
 
 from bridge.auth import hash_token, new_token, new_world_id
 from bridge.serialize import world_from_json, world_to_json
-from bridge.store import SQLiteStore
+from bridge.store_api import Store
 from rules.model import Actor, World
 from rules.registry import Registry
 
@@ -34,7 +34,7 @@ class CreatedWorld:
 
 
 def create_world(
-    store: SQLiteStore,
+    store: Store,
     registry: Registry,
     name: str,
     system_id: str,

@@ -10,10 +10,13 @@ consumed and the harness can serve them again.
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from rules.records import fast_init
 
 MAX_SIDES = 1000
 """The largest die any system rolls (d100 is read from two d10, so this is generous)."""
@@ -58,15 +61,81 @@ def _check_sides(sides: int) -> None:
         raise DiceError(f"a die must have 2 to {MAX_SIDES} sides, not {sides}")
 
 
-class SystemDice:
-    """Production dice: the operating system's CSPRNG."""
+ENTROPY_BLOCK = 4096
+"""Bytes drawn from the OS CSPRNG at a time by :class:`EntropyPool` (one syscall per block)."""
 
-    def __init__(self) -> None:
-        self._rng = random.SystemRandom()
+
+def _acceptance_limits() -> tuple[int, ...]:
+    """For each die size, the count of leading byte values that map onto its faces evenly.
+
+    A d``sides`` of at most 256 faces reads one byte ``b`` (0-255) and shows
+    ``b % sides + 1`` when ``b`` is below ``256 - 256 % sides``; larger dice read
+    two bytes (0-65535) the same way. Values at or above the limit are drawn
+    again (rejection sampling), so every face is exactly equally likely.
+    """
+    limits = [0, 0]
+    for sides in range(2, MAX_SIDES + 1):
+        span = 256 if sides <= 256 else 65536
+        limits.append(span - span % sides)
+    return tuple(limits)
+
+
+_LIMITS = _acceptance_limits()
+
+
+class EntropyPool:
+    """Bytes of the OS CSPRNG, drawn one block at a time and each served exactly once.
+
+    ``next`` on a bytes iterator is a single step under the GIL, so two threads
+    never get the same byte; a refill racing another only drops the rest of a
+    block. A forked child starts with an empty pool (see ``SHARED_POOL``), so parent
+    and child never serve the same bytes.
+    """
+
+    def __init__(self, source: Callable[[int], bytes] = os.urandom, block: int = ENTROPY_BLOCK):
+        self._source = source
+        self._block = block
+        self.bytes: Iterator[int] = iter(b"")
+
+    def clear(self) -> None:
+        self.bytes = iter(b"")
+
+    def refill(self) -> None:
+        self.bytes = iter(self._source(self._block))
+
+
+SHARED_POOL = EntropyPool()
+os.register_at_fork(after_in_child=SHARED_POOL.clear)
+
+
+class SystemDice:
+    """Production dice: the operating system's CSPRNG (os.urandom), read through a pool.
+
+    Every instance shares one process-wide :class:`EntropyPool` unless given
+    its own (tests pass a pool with known bytes).
+    """
+
+    def __init__(self, pool: EntropyPool | None = None) -> None:
+        self._pool = SHARED_POOL if pool is None else pool
 
     def roll(self, sides: int) -> int:
-        _check_sides(sides)
-        return self._rng.randint(1, sides)
+        if not 2 <= sides <= MAX_SIDES:
+            _check_sides(sides)
+        limit = _LIMITS[sides]
+        pool = self._pool
+        while True:
+            value = next(pool.bytes, -1)
+            if value < 0:
+                pool.refill()
+                continue
+            if sides > 256:
+                low = next(pool.bytes, -1)
+                if low < 0:
+                    pool.refill()
+                    continue
+                value = value << 8 | low
+            if value < limit:
+                return value % sides + 1
 
 
 class SeededDice:
@@ -80,6 +149,7 @@ class SeededDice:
         return self._rng.randint(1, sides)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Draw:
     """One die served by a source: its number of sides and the face that came up."""
@@ -143,6 +213,7 @@ class RecordingDice:
         return face
 
 
+@fast_init
 @dataclass(frozen=True)
 class Die:
     """One physical die as it was rolled.
@@ -174,6 +245,8 @@ class Die:
         return len(self.faces) > 1
 
     def as_kept(self, kept: bool) -> Die:
+        if kept == self.kept:
+            return self  # a frozen value: the same die serves
         return Die(self.sides, self.faces, self.role, kept, self.group)
 
 

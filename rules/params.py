@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rules.memo import by_identity
 from rules.model import RulesError, Text, t
 
 ParamKind = Literal["int", "str", "bool", "choice"]
@@ -40,11 +41,16 @@ def _bad(prefix: str, param: Param, key: str, **extra: Any) -> RulesError:
     )
 
 
+@by_identity(1024)
+def _names(declared: tuple[Param, ...]) -> frozenset[str]:
+    return frozenset(param.name for param in declared)
+
+
 def validate_params(
     declared: tuple[Param, ...], raw: Mapping[str, Any], prefix: str = "params"
 ) -> dict[str, Any]:
     """Check ``raw`` against ``declared``; return the values with defaults filled in."""
-    known = {param.name: param for param in declared}
+    known = _names(declared)
     for name in raw:
         if name not in known:
             raise RulesError(
@@ -52,27 +58,29 @@ def validate_params(
             )
     values: dict[str, Any] = {}
     for param in declared:
-        if param.name not in raw or raw[param.name] is None:
+        name = param.name
+        value = raw.get(name)
+        if value is None:
             if param.required:
                 raise _bad(prefix, param, "missing")
             if param.default is not None:
-                values[param.name] = param.default
+                values[name] = param.default
             continue
-        value = raw[param.name]
-        if param.kind == "int":
+        kind = param.kind
+        if kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _bad(prefix, param, "not_int")
             if not param.minimum <= value <= param.maximum:
                 raise _bad(prefix, param, "range", minimum=param.minimum, maximum=param.maximum)
-        elif param.kind == "bool":
+        elif kind == "bool":
             if not isinstance(value, bool):
                 raise _bad(prefix, param, "not_bool")
-        elif param.kind == "str":
+        elif kind == "str":
             if not isinstance(value, str):
                 raise _bad(prefix, param, "not_str")
             if len(value) > param.max_length:
                 raise _bad(prefix, param, "too_long", maximum=param.max_length)
-        elif param.kind == "choice" and (not isinstance(value, str) or value not in param.choices):
+        elif kind == "choice" and (not isinstance(value, str) or value not in param.choices):
             raise _bad(prefix, param, "choice", choices=", ".join(param.choices))
-        values[param.name] = value
+        values[name] = value
     return values

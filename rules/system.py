@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.dice import DiceSource
@@ -133,7 +133,9 @@ class RuleSystem(ABC):
             )
         for index, target in enumerate(action.targets):
             world.actor(target, f"targets.{index}")
-        return replace(action, params=params)
+        return Action(
+            action.kind, action.actor_id, params, action.targets, action.by_gm, action.user
+        )
 
     @abstractmethod
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution: ...
@@ -193,11 +195,27 @@ def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
     """Fold declarative effects into a new world (the default ``apply``)."""
     for effect in effects:
         if isinstance(effect, WorldChange):
-            world = replace(world, data={**world.data, **effect.data})
+            world = World(
+                world.id,
+                world.name,
+                world.system,
+                world.settings,
+                world.actors,
+                {**world.data, **effect.data},
+            )
             continue
         actor = world.actor(effect.actor_id)
-        statuses = (actor.statuses - effect.remove) | effect.add
+        statuses = frozenset((actor.statuses - effect.remove) | effect.add)
         world = world.with_actor(
-            replace(actor, state={**actor.state, **effect.state}, statuses=frozenset(statuses))
+            Actor(
+                actor.id,
+                actor.name,
+                actor.owner,
+                actor.sheet,
+                {**actor.state, **effect.state},
+                statuses,
+                actor.token,
+                actor.hidden,
+            )
         )
     return world

@@ -1,8 +1,11 @@
 """The floor: the same aiohttp + python-socketio stack as the bridge (msgpack, compression
-off, one room per world) whose ``roll`` handler only acks and pushes the same bytes.
+off, one room per world) whose handlers only ack and push the same bytes.
 
-``python -m bridge.bench.floor --port 0 --ack FILE`` where FILE holds ``{"ack", "card"}``
-captured from a real bridge roll; a token is its world's id.
+``python -m bridge.bench.floor --port 0 --captured FILE`` where FILE holds, per scenario,
+per event name, ``{"ack", "pushes"}`` recorded from the real bridge (``load.mjs`` in
+capture mode). A connection's token is ``<scenario>|<room>``: each request is answered
+with its scenario's recorded ack for that event, after the recorded pushes went to the
+connection's room, as the bridge does.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from aiohttp import web
 from bridge.transport import UncompressedWebSocket
 
 NS = "/vtt"
+Captured = dict[str, dict[str, dict[str, Any]]]
 
 
-def create_floor(ack: dict[str, Any], card: dict[str, Any]) -> web.Application:
+def create_floor(captured: Captured) -> web.Application:
     sio = socketio.AsyncServer(
         async_mode="aiohttp",
         serializer="msgpack",
@@ -31,12 +35,14 @@ def create_floor(ack: dict[str, Any], card: dict[str, Any]) -> web.Application:
         engineio_logger=False,
     )
     sio.eio._async = {**sio.eio._async, "websocket": UncompressedWebSocket}
-    rooms: dict[str, str] = {}
+    joined: dict[str, tuple[str, str]] = {}
     welcome = {"protocol": 1, "seq": 0, "actors": [], "role": "gm"}
+    nothing = {"ack": {"ok": False, "error": {"code": "unknown_event"}}, "pushes": []}
 
     async def connect(sid: str, environ: dict[str, Any], auth: Any = None) -> None:
-        room = str(auth.get("token")) if isinstance(auth, dict) else "none"
-        rooms[sid] = room
+        token = str(auth.get("token")) if isinstance(auth, dict) else "none|none"
+        scenario, _, room = token.partition("|")
+        joined[sid] = (scenario, room)
         await sio.enter_room(sid, room, namespace=NS)
 
         async def greet() -> None:
@@ -47,23 +53,27 @@ def create_floor(ack: dict[str, Any], card: dict[str, Any]) -> web.Application:
         sio.start_background_task(greet)
 
     async def disconnect(sid: str, reason: Any = None) -> None:
-        rooms.pop(sid, None)
+        joined.pop(sid, None)
 
-    async def roll(sid: str, data: Any) -> dict[str, Any]:
-        await sio.emit("chat_card", card, room=rooms.get(sid, "none"), namespace=NS)
+    async def any_event(event: str, sid: str, *args: Any) -> dict[str, Any]:
+        scenario, room = joined.get(sid, ("none", "none"))
+        recorded = captured.get(scenario, {}).get(event, nothing)
+        for name, body in recorded["pushes"]:
+            await sio.emit(name, body, room=room, namespace=NS)
+        ack: dict[str, Any] = recorded["ack"]
         return ack
 
     sio.on("connect", connect, namespace=NS)
     sio.on("disconnect", disconnect, namespace=NS)
-    sio.on("roll", roll, namespace=NS)
+    sio.on("*", any_event, namespace=NS)
     app = web.Application()
     sio.attach(app, socketio_path="socket.io")
     return app
 
 
-async def main(port: int, ack_file: Path) -> None:
-    captured = json.loads(ack_file.read_text("utf-8"))
-    runner = web.AppRunner(create_floor(captured["ack"], captured["card"]), handle_signals=False)
+async def main(port: int, captured_file: Path) -> None:
+    captured = json.loads(captured_file.read_text("utf-8"))
+    runner = web.AppRunner(create_floor(captured), handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", port)
     await site.start()
@@ -84,6 +94,6 @@ async def main(port: int, ack_file: Path) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--ack", type=Path, required=True)
+    parser.add_argument("--captured", type=Path, required=True)
     args = parser.parse_args()
-    asyncio.run(main(args.port, args.ack))
+    asyncio.run(main(args.port, args.captured))

@@ -3,6 +3,13 @@
 Servers run as child processes; the load comes from separate Node processes
 (socket.io-client, msgpack parser, websocket transport). Server CPU comes from
 /proc (user + system time during the measured window), memory from VmRSS.
+
+Every scenario spreads its connections over worlds of five members (1 connection:
+one world; 50: ten worlds; 500: a hundred), each member running the scenario's
+operation in a closed loop, each card pushed to its world's room. The floor is
+given, per scenario and event, the ack and pushes the bridge sent for it (recorded
+by the same load generator first), so both answer the same requests with the same
+bytes to the same rooms.
 """
 
 from __future__ import annotations
@@ -29,14 +36,22 @@ class NetResult:
     scenario: str
     target: str
     connections: int
+    operations: int
     requests: int
     errors: int
     throughput: float
+    """Operations a second (an operation may take several requests: ``requests``)."""
     p50_ms: float
     p99_ms: float
     cpu_us_per_request: float
     rss_mb: float
     loader_cpu_share: float
+    connect_errors: int = 0
+    connect_seconds: float = 0.0
+
+    @property
+    def requests_per_second(self) -> float:
+        return self.requests / self.operations * self.throughput if self.operations else 0.0
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -88,16 +103,85 @@ class Server:
             self.process.stdout.close()
 
 
+@dataclass(frozen=True)
+class Scenario:
+    """``name`` shown in the table; ``script`` is what one operation sends (load.mjs)."""
+
+    name: str
+    key: str
+    system: str
+    connections: int
+    script: dict[str, Any]
+
+
+MEMBERS = 5
+O3D10_ROLL = {
+    "actor": "aldara",
+    "action": "skill",
+    "params": {"skill": "sigilo", "level": "normal"},
+}
+SW_ROLL = {"actor": "agente", "action": "trait", "params": {"trait": "disparar"}}
+ROLL = {"event": "roll", "payload": O3D10_ROLL}  # the o3d10 roll as a load script (cluster.py)
+# The attacks: in each world the GM fires while the four other members watch (every
+# push reaches all five). The agent's SMG at RoF 3 on three targets, each hit's damage
+# applied through its card's follow-up (Shaken, Wounds, out of the fight); then every
+# step is undone, newest first, so the next burst finds the same table. An operation
+# is the whole sequence; its latency runs from the attack to the last undo's ack.
+SW_ROF3 = {
+    "event": "attack",
+    "payload": {
+        "actor": "agente",
+        "action": "attack",
+        "params": {"weapon": "subfusil", "rof": 3},
+        "targets": ["terrorista1", "terrorista2", "sectoide"],
+    },
+    "follow": "damage-",
+    "undo": True,
+    "active": 1,
+}
+OMERTA_BURST = {
+    "event": "attack",
+    "payload": {
+        "actor": "frank",
+        "action": "attack",
+        "params": {"weapon": "thompson", "mode": "short_burst"},
+        "targets": ["tony"],
+    },
+    "undo": True,
+    "active": 1,
+}
+
+
+def scenarios(quick: bool) -> list[Scenario]:
+    levels = (1, 50) if quick else (1, 50, 500)
+    found = []
+    for system, roll in (("o3d10", O3D10_ROLL), ("savage_worlds", SW_ROLL)):
+        for connections in levels:
+            found.append(
+                Scenario(
+                    f"{system} roll x{connections}",
+                    f"{system}-roll",
+                    system,
+                    connections,
+                    {"event": "roll", "payload": roll},
+                )
+            )
+    found.append(Scenario("sw rof3+dmg x50", "sw-rof3", "savage_worlds", 50, SW_ROF3))
+    found.append(Scenario("omerta burst x50", "omerta-burst", "omerta", 50, OMERTA_BURST))
+    return found
+
+
 def _loaders(
     url: str,
     tokens: list[str],
     connections: int,
     seconds: float,
     idle: bool,
-    payload: dict[str, Any],
+    script: dict[str, Any],
     processes: int,
     peak: list[float] | None = None,
     pid: int = 0,
+    capture: bool = False,
 ) -> list[dict[str, Any]]:
     node = shutil.which("node")
     if node is None:
@@ -117,8 +201,9 @@ def _loaders(
             "connections": count,
             "seconds": seconds,
             "idle": idle,
-            "payload": payload,
+            "script": script,
             "offset": offset,
+            "capture": capture,
         }
         offset += count
         children.append(
@@ -130,22 +215,29 @@ def _loaders(
                 preexec_fn=_raise_fd_limit,
             )
         )
-    if peak is not None:
-        while any(child.poll() is None for child in children):
-            peak.append(_rss_mb(pid))
-            time.sleep(0.1)
-    results = []
-    for child in children:
-        out, _ = child.communicate(timeout=seconds + 180)
-        if child.returncode != 0:
-            raise RuntimeError(f"load generator failed ({child.returncode})")
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    try:
+        if peak is not None:
+            while any(child.poll() is None for child in children):
+                peak.append(_rss_mb(pid))
+                time.sleep(0.1)
+        results = []
+        for child in children:
+            out, _ = child.communicate(timeout=seconds + 180)
+            if child.returncode != 0:
+                raise RuntimeError(f"load generator failed ({child.returncode})")
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait(timeout=10)
     return results
 
 
 def _merge(
     scenario: str, target: str, server: Server, results: list[dict[str, Any]], cpu: float
 ) -> NetResult:
+    operations = sum(r["operations"] for r in results)
     requests = sum(r["requests"] for r in results)
     elapsed = max(r["elapsed"] for r in results) or 1e-9
     latencies = sorted(x for r in results for x in (r.get("latencies_ms") or []))
@@ -160,82 +252,65 @@ def _merge(
         scenario,
         target,
         sum(r["connections"] for r in results),
+        operations,
         requests,
         sum(r["errors"] for r in results),
-        requests / elapsed,
+        operations / elapsed,
         p50,
         p99,
         cpu / requests * 1e6 if requests else 0.0,
         _rss_mb(server.pid),
         loader_share,
+        sum(r["connect_errors"] for r in results),
+        max(r["connect_seconds"] for r in results),
     )
 
 
-def _setup_worlds(data: Path, count: int) -> list[dict[str, str]]:
+def _setup_worlds(data: Path, plan: dict[str, int]) -> dict[str, list[str]]:
+    """GM tokens of ``count`` new worlds (with the system's sample actors) per system."""
     from bridge.store import SQLiteStore
     from bridge.worlds import create_world
     from rules.registry import default_registry
 
     registry = default_registry()
     store = SQLiteStore(data / "bridge.sqlite3")
-    system = registry.get("o3d10")
-    worlds = [
-        create_world(
-            store, registry, f"Bench {i}", "o3d10", actors=system.sample_actors()
-        ).as_json()
-        for i in range(count)
-    ]
-    store.close()
-    return worlds
+    tokens: dict[str, list[str]] = {}
+    try:
+        for system_id, count in plan.items():
+            actors = registry.get(system_id).sample_actors()
+            tokens[system_id] = [
+                create_world(
+                    store, registry, f"Bench {system_id} {i}", system_id, actors=actors
+                ).gm_token
+                for i in range(count)
+            ]
+    finally:
+        store.close()
+    return tokens
 
 
-ROLL = {"actor": "aldara", "action": "skill", "params": {"skill": "sigilo", "level": "normal"}}
+def _world_count(connections: int) -> int:
+    return max(1, connections // MEMBERS)
 
 
-def _capture(url: str, token: str) -> dict[str, Any]:
-    import asyncio
-
-    import socketio
-
-    async def go() -> dict[str, Any]:
-        client = socketio.AsyncClient(serializer="msgpack", reconnection=False)
-        cards: list[Any] = []
-        welcomed = asyncio.Event()
-
-        async def on_welcome(data: Any) -> None:
-            welcomed.set()
-
-        async def on_card(data: Any) -> None:
-            cards.append(data)
-
-        client.on("welcome", on_welcome, namespace="/vtt")
-        client.on("chat_card", on_card, namespace="/vtt")
-        await client.connect(
-            url,
-            namespaces=["/vtt"],
-            transports=["websocket"],
-            auth={"token": token, "user": "capture", "protocol": 1},
-        )
-        await asyncio.wait_for(welcomed.wait(), 10)
-        ack = await client.call("roll", {"id": "capture-0001", **ROLL}, namespace="/vtt")
-        for _ in range(100):
-            if cards:
-                break
-            await asyncio.sleep(0.01)
-        await client.disconnect()
-        return {"ack": ack, "card": cards[0]}
-
-    return asyncio.run(go())
-
-
-def run(quick: bool) -> list[NetResult]:
+def run(quick: bool, only: str | None = None) -> list[NetResult]:
+    """Every scenario (``only``: those whose name contains it, and no idle rows unless
+    it names them), bridge and floor, in one run."""
     seconds = 1.0 if quick else 4.0
-    levels = (1, 50) if quick else (1, 50, 500)
-    idle_levels = (200,) if quick else (2000, 10000)
+    idle_levels: tuple[int, ...] = (200,) if quick else (2000, 10000)
+    chosen = scenarios(quick)
+    if only is not None:
+        chosen = [s for s in chosen if only in s.name]
+        idle_levels = tuple(n for n in idle_levels if only in f"idle x{n}")
+    plan: dict[str, int] = {"o3d10": 10} if idle_levels else {}  # idle rows join o3d10 worlds
+    for scenario in chosen:
+        plan[scenario.system] = max(
+            plan.get(scenario.system, 0), _world_count(scenario.connections)
+        )
     results: list[NetResult] = []
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
-        worlds = _setup_worlds(data, 10)
+        tokens = _setup_worlds(data, plan)
         bridge = Server(
             [
                 sys.executable,
@@ -252,36 +327,69 @@ def run(quick: bool) -> list[NetResult]:
         )
         floor: Server | None = None
         try:
-            captured = _capture(bridge.url, worlds[0]["gm_token"])
-            ack_file = data / "ack.json"
-            ack_file.write_text(json.dumps(captured), "utf-8")
+            captured: dict[str, dict[str, Any]] = {}
+            for scenario in chosen:
+                if scenario.key in captured:
+                    continue
+                world_tokens = tokens[scenario.system]
+                (recorded,) = _loaders(
+                    bridge.url, world_tokens[:1], 1, 0, False, scenario.script, 1, capture=True
+                )
+                if recorded["errors"]:
+                    raise RuntimeError(
+                        f"{scenario.name}: the bridge refused {recorded['first_error']}"
+                    )
+                captured[scenario.key] = recorded["captured"]
+            captured_file = data / "captured.json"
+            captured_file.write_text(json.dumps(captured), "utf-8")
             floor = Server(
-                [sys.executable, "-m", "bridge.bench.floor", "--port", "0", "--ack", str(ack_file)]
+                [
+                    sys.executable,
+                    "-m",
+                    "bridge.bench.floor",
+                    "--port",
+                    "0",
+                    "--captured",
+                    str(captured_file),
+                ]
             )
-            targets = {
-                "floor": (floor, [w["world_id"] for w in worlds]),
-                "bridge": (bridge, [w["gm_token"] for w in worlds]),
-            }
-            for connections in levels:
-                processes = 1 if connections == 1 else 2
-                for name, (server, tokens) in targets.items():
+            for scenario in chosen:
+                count = _world_count(scenario.connections)
+                world_tokens = tokens[scenario.system][:count]
+                targets = {
+                    "floor": (floor, [f"{scenario.key}|room-{i}" for i in range(count)]),
+                    "bridge": (bridge, world_tokens),
+                }
+                processes = 1 if scenario.connections == 1 else 2
+                for name, (server, server_tokens) in targets.items():
                     before = _cpu_seconds(server.pid)
                     loads = _loaders(
-                        server.url, tokens, connections, seconds, False, ROLL, processes
+                        server.url,
+                        server_tokens,
+                        scenario.connections,
+                        seconds,
+                        False,
+                        scenario.script,
+                        processes,
                     )
                     cpu = _cpu_seconds(server.pid) - before
-                    results.append(_merge(f"rolls x{connections}", name, server, loads, cpu))
+                    results.append(_merge(scenario.name, name, server, loads, cpu))
+            idle_script = {"event": "roll", "payload": O3D10_ROLL}
+            idle_tokens = tokens.get("o3d10", [])
             for count in idle_levels:
-                for name, (server, tokens) in targets.items():
+                for name, (server, server_tokens) in {
+                    "floor": (floor, [f"idle|room-{i}" for i in range(len(idle_tokens))]),
+                    "bridge": (bridge, idle_tokens),
+                }.items():
                     rss_before = _rss_mb(server.pid)
                     peak: list[float] = []
                     loads = _loaders(
                         server.url,
-                        tokens,
+                        server_tokens,
                         count,
                         2.0,
                         True,
-                        ROLL,
+                        idle_script,
                         max(1, min(4, count // 2500)),
                         peak,
                         server.pid,
@@ -290,7 +398,20 @@ def run(quick: bool) -> list[NetResult]:
                     grown = (max(peak, default=rss_before) - rss_before) * 1024 / max(held, 1)
                     results.append(
                         NetResult(
-                            f"idle x{count}", name, held, 0, 0, 0.0, 0.0, 0.0, 0.0, grown, 0.0
+                            f"idle x{count}",
+                            name,
+                            held,
+                            0,
+                            0,
+                            0,
+                            0.0,
+                            0.0,
+                            0.0,
+                            0.0,
+                            grown,
+                            0.0,
+                            sum(r["connect_errors"] for r in loads),
+                            max(r["connect_seconds"] for r in loads),
                         )
                     )
         finally:

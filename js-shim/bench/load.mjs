@@ -1,13 +1,21 @@
 // Load generator for `vtt-bridge bench`: N socket.io-client connections (msgpack parser,
-// websocket transport) sending `roll` requests in a closed loop for a fixed time, or
-// holding idle connections. Prints one JSON line of figures, including its own CPU use
-// so the orchestrator can check the load generator was not the bottleneck.
+// websocket transport) running a scenario's operation in a closed loop for a fixed time,
+// or holding idle connections, or (capture mode) running one operation and recording each
+// event's ack and the pushes it caused. Prints one JSON line of figures, including its own
+// CPU use so the orchestrator can check the load generator was not the bottleneck.
+//
+// An operation: the scenario's request; then, when `follow` is set, every follow-up of
+// the ack's cards whose id starts with it (a card_action each, e.g. the damage of each
+// hit); then, when `undo` is set, an undo of every accepted request, newest first, so
+// the next operation finds the same table. Connection i uses token i % tokens and is
+// member floor(i / tokens) of its world; with `active` set, only that many members of
+// each world run operations, the others watch (they receive every push).
 import { io } from 'socket.io-client';
 import parser from 'socket.io-msgpack-parser';
 import { randomUUID } from 'node:crypto';
 
 const options = JSON.parse(process.argv[2]);
-const { url, tokens, connections, seconds, idle, payload, offset = 0 } = options;
+const { url, tokens, connections, seconds, idle, script, capture = false, offset = 0 } = options;
 
 function connect(index) {
   const token = tokens[index % tokens.length];
@@ -15,41 +23,107 @@ function connect(index) {
     transports: ['websocket'],
     parser,
     reconnection: false,
-    auth: { token, user: `bench-${offset + index}`, name: 'bench', protocol: 1 },
+    auth: { token, user: `bench-${index}`, name: 'bench', protocol: 1 },
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('welcome timeout')), 30000);
+    const timer = setTimeout(() => { socket.disconnect(); reject(new Error('welcome timeout')); }, 120000);
     socket.once('welcome', () => { clearTimeout(timer); resolve(socket); });
-    socket.once('connect_error', (error) => { clearTimeout(timer); reject(error); });
+    socket.once('connect_error', (error) => { clearTimeout(timer); socket.disconnect(); reject(error); });
   });
 }
 
+// Connections open 100 at a time; one that is refused or not welcomed within the
+// timeout is counted (connect_errors), not fatal: the row then shows fewer connections.
 const sockets = [];
+let connectErrors = 0;
+let connectError = null;
+const connectStarted = performance.now();
 for (let start = 0; start < connections; start += 100) {
   const batch = [];
-  for (let i = start; i < Math.min(connections, start + 100); i += 1) batch.push(connect(i));
-  sockets.push(...(await Promise.all(batch)));
+  for (let i = start; i < Math.min(connections, start + 100); i += 1) batch.push(connect(offset + i));
+  for (const settled of await Promise.allSettled(batch)) {
+    if (settled.status === 'fulfilled') {
+      sockets.push(settled.value);
+    } else {
+      connectErrors += 1;
+      connectError ??= String(settled.reason);
+    }
+  }
 }
+const connectSeconds = (performance.now() - connectStarted) / 1000;
 
 let pushes = 0;
-for (const socket of sockets) socket.on('chat_card', () => { pushes += 1; });
+let requests = 0;
+let errors = 0;
+const firstError = [];
+let captured = {};
+for (const socket of sockets) {
+  socket.onAny((event, body) => {
+    pushes += 1;
+    if (capture && socket.recording) socket.recording.push([event, body]);
+  });
+}
+
+async function call(socket, event, body) {
+  socket.recording = [];
+  const ack = await socket.timeout(10000).emitWithAck(event, { ...body, id: randomUUID().replaceAll('-', '') });
+  requests += 1;
+  if (capture && !(event in captured)) captured[event] = { ack, pushes: socket.recording };
+  socket.recording = null;
+  if (!ack || ack.ok !== true) {
+    errors += 1;
+    if (firstError.length === 0) firstError.push({ event, body, ack });
+    return null;
+  }
+  return ack;
+}
+
+async function operation(socket) {
+  const first = await call(socket, script.event, script.payload);
+  if (first === null) return;
+  const seqs = [first.seq];
+  if (script.follow) {
+    for (const card of first.cards) {
+      for (const action of card.actions) {
+        if (!action.id.startsWith(script.follow)) continue;
+        const ack = await call(socket, 'card_action', { card: card.card_id, action: action.id, params: {} });
+        if (ack !== null) seqs.push(ack.seq);
+      }
+    }
+  }
+  if (script.undo) {
+    for (const seq of seqs.reverse()) await call(socket, 'undo', { seq });
+  }
+}
 
 const cpuStart = process.cpuUsage();
 const started = performance.now();
 const latencies = [];
-let errors = 0;
 if (idle) {
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+} else if (capture) {
+  // Record one whole operation; with `follow`, one whose card had follow-ups (a burst
+  // that hit), so the floor replays the full sequence.
+  for (let attempt = 0; attempt < 50 && sockets.length; attempt += 1) {
+    captured = {};
+    await operation(sockets[0]);
+    if (!script.follow || 'card_action' in captured) break;
+  }
 } else {
   const deadline = started + seconds * 1000;
-  await Promise.all(sockets.map(async (socket) => {
+  await Promise.all(sockets.map(async (socket, index) => {
+    const member = Math.floor((offset + index) / tokens.length);
+    if (script.active !== undefined && member >= script.active) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - performance.now())));
+      return;
+    }
     while (performance.now() < deadline) {
       const sent = performance.now();
       try {
-        const ack = await socket.timeout(10000).emitWithAck('roll', { ...payload, id: randomUUID().replaceAll('-', '') });
-        if (!ack || ack.ok !== true) errors += 1;
-      } catch {
+        await operation(socket);
+      } catch (error) {
         errors += 1;
+        if (firstError.length === 0) firstError.push({ error: String(error) });
       }
       latencies.push(performance.now() - sent);
     }
@@ -61,14 +135,20 @@ latencies.sort((a, b) => a - b);
 const pick = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : 0);
 const line = JSON.stringify({
   connections: sockets.length,
-  requests: latencies.length,
+  connect_errors: connectErrors,
+  connect_error: connectError,
+  connect_seconds: connectSeconds,
+  operations: latencies.length,
+  requests,
   errors,
+  first_error: firstError[0] ?? null,
   pushes,
   elapsed,
   p50_ms: pick(0.5),
   p99_ms: pick(0.99),
   latencies_ms: latencies.length > 20000 ? undefined : latencies,
   cpu_seconds: (cpu.user + cpu.system) / 1e6,
+  captured: capture ? captured : undefined,
 });
 for (const socket of sockets) socket.disconnect();
 // Exit only once the whole line is written: a pipe takes 64 kB at a time.

@@ -28,6 +28,59 @@ class LimitError:
 
 
 def check_payload(payload: Any) -> LimitError | None:
+    """The first limit ``payload`` breaks, with its path, or None.
+
+    Most payloads are well within every limit, so a walk that builds no paths answers
+    first; only a payload it doubts is walked again to name the problem and its path.
+    """
+    if _plainly_within(payload):
+        return None
+    return _find_problem(payload)
+
+
+def _plainly_within(payload: Any) -> bool:
+    """True only if :func:`_find_problem` would find nothing (it may say False when it
+    would, too): the same walk, without paths, giving up at anything unusual."""
+    nodes = 0
+    size = 0
+    stack: list[tuple[Any, int]] = [(payload, 0)]
+    while stack:
+        value, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            return False
+        kind = type(value)
+        if kind is str:
+            if len(value) > MAX_STRING:
+                return False
+            # UTF-8 takes at most 4 bytes a character (3 for a lone surrogate).
+            size += 4 * len(value) + 5
+        elif kind is int:
+            if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+                return False
+            size += 9
+        elif kind is dict:
+            if depth >= MAX_DEPTH:
+                return False
+            size += 5
+            for key, item in value.items():
+                if type(key) is not str or len(key) > 200:
+                    return False
+                size += len(key) + 5
+                stack.append((item, depth + 1))
+        elif kind is list:
+            if depth >= MAX_DEPTH:
+                return False
+            size += 5
+            stack.extend((item, depth + 1) for item in value)
+        elif value is None or kind is bool:
+            size += 1
+        else:  # floats, tuples, extension types...: the full walk decides
+            return False
+    return nodes <= MAX_NODES and size <= MAX_TOTAL_BYTES
+
+
+def _find_problem(payload: Any) -> LimitError | None:
     nodes = 0
     size = 0
     stack: list[tuple[Any, str, int]] = [(payload, "", 0)]

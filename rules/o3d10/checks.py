@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules.dice import DiceSource
 from rules.o3d10.tables import CRITICAL_MARGIN, FUMBLE_ABOVE_MAX
+from rules.records import fast_init
 from rules.rolls import KeepRoll, Rank, roll_keep_of_3d10
 
 RollKind = Literal["attribute", "skill"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Circumstances:
     """What moves the kept die away from the median, each named in the text.
@@ -70,49 +72,27 @@ def kept_rank(circumstances: Circumstances, stacking: str = "steps") -> Rank:
     return rank
 
 
+@fast_init
 @dataclass(frozen=True)
 class CheckResult:
+    """A checked 1o3d10 roll. Everything after ``natural_one_fails`` is read off the roll once,
+    by :func:`roll_check` (cards and effects read each of them several times)."""
+
     kind: RollKind
     roll: KeepRoll
     base: int
     modifier: int
     difficulty: int | None
-    natural_one_fails: bool = True
+    natural_one_fails: bool
     """'un 1 natural ... siempre es fallo en tiradas de habilidad' (attribute rolls: a setting)."""
-
-    @property
-    def total(self) -> int:
-        return self.base + self.modifier + self.roll.total
-
-    @property
-    def fumble(self) -> bool:
-        return self.roll.natural == 1 and self.roll.above <= FUMBLE_ABOVE_MAX
-
-    @property
-    def natural_one(self) -> bool:
-        return self.roll.natural == 1
-
-    @property
-    def success(self) -> bool | None:
-        if self.difficulty is None:
-            return None
-        if self.fumble or (self.natural_one_fails and self.natural_one):
-            return False
-        return self.total >= self.difficulty
-
-    @property
-    def critical(self) -> bool:
-        return bool(self.success) and self.total >= (self.difficulty or 0) + CRITICAL_MARGIN
-
-    @property
-    def outcome(self) -> str:
-        if self.fumble:
-            return "fumble"
-        if self.difficulty is None:
-            return "rolled"
-        if self.critical:
-            return "critical"
-        return "success" if self.success else "failure"
+    total: int = field(compare=False, repr=False)
+    fumble: bool = field(compare=False, repr=False)
+    natural_one: bool = field(compare=False, repr=False)
+    success: bool | None = field(compare=False, repr=False)
+    """None without a difficulty."""
+    critical: bool = field(compare=False, repr=False)
+    outcome: str = field(compare=False, repr=False)
+    """fumble, rolled (no difficulty), critical, success or failure."""
 
 
 def roll_check(
@@ -127,7 +107,40 @@ def roll_check(
 ) -> CheckResult:
     """Base + modifier + 1o3d10 at ``rank``; a natural 1 fails skill rolls unless told otherwise."""
     fails = kind == "skill" if natural_one_fails is None else natural_one_fails
-    return CheckResult(kind, roll_keep_of_3d10(dice, rank), base, modifier, difficulty, fails)
+    roll = roll_keep_of_3d10(dice, rank)
+    total = base + modifier + roll.total
+    natural_one = roll.natural == 1
+    fumble = natural_one and roll.above <= FUMBLE_ABOVE_MAX
+    success: bool | None
+    if difficulty is None:
+        success = None
+    elif fumble or (fails and natural_one):
+        success = False
+    else:
+        success = total >= difficulty
+    critical = bool(success) and total >= (difficulty or 0) + CRITICAL_MARGIN
+    if fumble:
+        outcome = "fumble"
+    elif difficulty is None:
+        outcome = "rolled"
+    elif critical:
+        outcome = "critical"
+    else:
+        outcome = "success" if success else "failure"
+    return CheckResult(
+        kind,
+        roll,
+        base,
+        modifier,
+        difficulty,
+        fails,
+        total,
+        fumble,
+        natural_one,
+        success,
+        critical,
+        outcome,
+    )
 
 
 def opposed_winner(

@@ -8,25 +8,50 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rules.model import Actor, RulesError, World, t
 from rules.o3d10.checks import Circumstances, kept_rank
 from rules.o3d10.health import health_band, is_badly_hurt
-from rules.o3d10.initiative import combat_of
+from rules.o3d10.initiative import COMBAT_KEY, combat_of
 from rules.o3d10.sheet import Sheet, parse_sheet
+from rules.records import fast_init
 from rules.rolls import Rank
 
 KEEP_CHOICES = ("auto", "lowest", "median", "highest")
 FORCED = {"lowest": Rank.LOWEST, "median": Rank.MEDIAN, "highest": Rank.HIGHEST}
 
 
+@fast_init
 @dataclass(frozen=True)
 class RollContext:
     circumstances: Circumstances
     rank: Rank
     state: dict[str, Any]
     """Actor state keys the roll changes (the token moving)."""
+
+
+@lru_cache(maxsize=128)
+def _circumstances(
+    badly_hurt: bool,
+    unknown_skill: bool,
+    token_given: bool,
+    token_returned: bool,
+    split_actions: bool,
+    forced: Rank | None,
+    stacking: str,
+) -> tuple[Circumstances, Rank]:
+    """The circumstances and the rank they keep, one shared (frozen) record per combination."""
+    circumstances = Circumstances(
+        badly_hurt=badly_hurt,
+        unknown_skill=unknown_skill,
+        token_given=token_given,
+        token_returned=token_returned,
+        split_actions=split_actions,
+        forced=forced,
+    )
+    return circumstances, kept_rank(circumstances, stacking)
 
 
 def sheet_of(actor: Actor) -> Sheet:
@@ -47,7 +72,9 @@ def require_able(world: World, actor: Actor) -> Sheet:
 
 
 def in_combat(world: World) -> bool:
-    return bool(combat_of(world.data)["active"])
+    """Whether a combat runs (what ``combat_of(world.data)["active"]`` says, without the copy)."""
+    combat = world.data.get(COMBAT_KEY)
+    return isinstance(combat, Mapping) and bool(combat.get("active", False))
 
 
 def split_marked(world: World, actor_id: str) -> bool:
@@ -82,15 +109,15 @@ def roll_context(
     if keep != "auto" and not by_gm:
         raise RulesError("keep_is_gm_only", t("error.keep_is_gm_only"), "params.keep")
     splitting = bool(params.get("split", False)) if split is None else split
-    circumstances = Circumstances(
-        badly_hurt=is_badly_hurt(sheet, actor.state, world.settings),
-        unknown_skill=unknown_skill,
-        token_given=give,
-        token_returned=token == "returned",
-        split_actions=splitting,
-        forced=FORCED.get(keep),
+    circumstances, rank = _circumstances(
+        is_badly_hurt(sheet, actor.state, world.settings),
+        unknown_skill,
+        give,
+        token == "returned",
+        splitting,
+        FORCED.get(keep),
+        str(world.settings.get("rank_stacking", "steps")),
     )
-    rank = kept_rank(circumstances, str(world.settings.get("rank_stacking", "steps")))
     state: dict[str, Any] = {}
     if give:
         state["token"] = "gm"

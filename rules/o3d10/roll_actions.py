@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rules.dice import DiceSource
+from rules.memo import by_identity
 from rules.model import (
     Action,
     Actor,
@@ -32,8 +34,10 @@ from rules.o3d10.initiative import COMBAT_KEY
 from rules.o3d10.sheet import Sheet
 from rules.o3d10.specs import OPPOSE_ASK
 from rules.o3d10.tables import ATTRIBUTE_DIFFICULTY, SKILL_DIFFICULTY
+from rules.records import fast_init
 
 
+@fast_init
 @dataclass(frozen=True)
 class What:
     """What an actor rolls: an attribute, or a skill with its attribute."""
@@ -43,8 +47,24 @@ class What:
 
     def label(self, sheet: Sheet) -> Text:
         if self.kind == "skill":
-            return t("raw", text=sheet.skills[self.key].label)
+            return _skill_texts(sheet)[self.key][0]
         return attribute_label(self.key)
+
+    def title(self, sheet: Sheet) -> Text:
+        """The card's title: 'Tirada de <skill or attribute>'."""
+        if self.kind == "skill":
+            return _skill_texts(sheet)[self.key][1]
+        return t("card.attribute", attribute=attribute_label(self.key))
+
+
+@by_identity()
+def _skill_texts(sheet: Sheet) -> Mapping[str, tuple[Text, Text]]:
+    """Each skill's name and card title, built once per (memoized, never mutated) sheet."""
+    texts: dict[str, tuple[Text, Text]] = {}
+    for key, skill in sheet.skills.items():
+        label = t("raw", text=skill.label)
+        texts[key] = (label, t("card.skill", skill=label))
+    return texts
 
 
 def what_of(actor: Actor, sheet: Sheet, kind: str, key: str, field: str) -> What:
@@ -60,6 +80,7 @@ def what_of(actor: Actor, sheet: Sheet, kind: str, key: str, field: str) -> What
     return What(kind, key)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Rolled:
     result: CheckResult
@@ -114,6 +135,37 @@ def difficulty_of(kind: str, params: Mapping[str, Any]) -> int | None:
     return table[str(level)]
 
 
+@lru_cache(maxsize=4096)
+def _sum_skill_line(
+    attribute: str, attr_value: int, skill: str, skill_value: int, die: int
+) -> Line:
+    """Lines are frozen values: the same sum on the same sheet shares one."""
+    return Line(
+        t(
+            "line.sum_skill",
+            attribute=attribute_label(attribute),
+            attr_value=attr_value,
+            skill=skill,
+            skill_value=skill_value,
+            die=die,
+        )
+    )
+
+
+@lru_cache(maxsize=4096)
+def _sum_attribute_line(attribute: str, value: int, die: int) -> Line:
+    return Line(t("line.sum_attribute", attribute=attribute_label(attribute), value=value, die=die))
+
+
+@lru_cache(maxsize=4096)
+def _figure_line(key: str, name: str, value: int) -> Line:
+    """A line showing one whole number (the total, the difficulty)."""
+    return Line(t(key, **{name: value}))
+
+
+_NATURAL_ONE = Line(t("line.natural_one"))
+
+
 def roll_lines(sheet: Sheet, what: What, rolled: Rolled) -> tuple[Line, ...]:
     result = rolled.result
     lines = [kept_line(result, rolled.circumstances)]
@@ -121,28 +173,12 @@ def roll_lines(sheet: Sheet, what: What, rolled: Rolled) -> tuple[Line, ...]:
     if what.kind == "skill":
         skill = sheet.skills[what.key]
         lines.append(
-            Line(
-                t(
-                    "line.sum_skill",
-                    attribute=attribute_label(skill.attribute),
-                    attr_value=sheet.attributes[skill.attribute],
-                    skill=skill.label,
-                    skill_value=skill.value,
-                    die=die,
-                )
+            _sum_skill_line(
+                skill.attribute, sheet.attributes[skill.attribute], skill.label, skill.value, die
             )
         )
     else:
-        lines.append(
-            Line(
-                t(
-                    "line.sum_attribute",
-                    attribute=attribute_label(what.key),
-                    value=sheet.attributes[what.key],
-                    die=die,
-                )
-            )
-        )
+        lines.append(_sum_attribute_line(what.key, sheet.attributes[what.key], die))
     lines.extend(die_lines(result))
     if rolled.encumbrance:
         lines.append(Line(t("line.encumbrance", value=-rolled.encumbrance)))
@@ -150,11 +186,11 @@ def roll_lines(sheet: Sheet, what: What, rolled: Rolled) -> tuple[Line, ...]:
         lines.append(
             Line(t("line.modifier", modifier=signed(result.modifier + rolled.encumbrance)))
         )
-    lines.append(Line(t("line.total", total=result.total)))
+    lines.append(_figure_line("line.total", "total", result.total))
     if result.difficulty is not None:
-        lines.append(Line(t("line.difficulty", difficulty=result.difficulty)))
+        lines.append(_figure_line("line.difficulty", "difficulty", result.difficulty))
     if result.natural_one_fails and result.natural_one and not result.fumble:
-        lines.append(Line(t("line.natural_one")))
+        lines.append(_NATURAL_ONE)
     return tuple(lines)
 
 
@@ -221,7 +257,7 @@ def resolve_check(world: World, action: Action, dice: DiceSource) -> Resolution:
         )
     card = Card(
         kind=action.kind,
-        title=t(f"card.{what.kind}", **{what.kind: what.label(sheet)}),
+        title=what.title(sheet),
         speaker=actor.id,
         dice=rolled.result.roll.dice,
         outcome=None if opponent_what else outcome_of(rolled.result),

@@ -39,7 +39,7 @@ def _standing(draft: Draft, actor_id: str) -> bool:
 
 
 def pending_of(draft: Draft, key: str, value: str) -> str | None:
-    for pid, hit in draft.data("pending", {}).items():
+    for pid, hit in draft.peek("pending", {}).items():
         if hit.get(key) == value:
             return str(pid)
     return None
@@ -56,8 +56,7 @@ def resolve_damage(
 ) -> Resolution:
     draft = Draft(world)
     attack_id, index = str(action.params["attack"]), int(action.params["hit"])
-    attacks = draft.data("attacks", {})
-    attack = attacks.get(attack_id)
+    attack = _own_copy(draft.peek("attacks", {}).get(attack_id))
     if attack is None:
         raise refuse("unknown_attack", "params.attack", attack=attack_id[:40])
     if attack["attacker"] != action.actor_id:
@@ -153,8 +152,16 @@ def resolve_damage(
     )
 
 
+def _own_copy(attack: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The attack record with its own hits, the one part a damage roll changes (a hit is marked
+    done); its other values (queue, thresholds) are read only and stay shared."""
+    if attack is None:
+        return None
+    return {**attack, "hits": [dict(hit) for hit in attack["hits"]]}
+
+
 def _store_attack(draft: Draft, attack_id: str, attack: dict[str, Any]) -> None:
-    attacks = dict(draft.data("attacks", {}))
+    attacks = dict(draft.peek("attacks", {}))  # a new mapping; the other attacks unchanged
     if all(h["done"] for h in attack["hits"]):
         attacks.pop(attack_id, None)
     else:
@@ -217,7 +224,7 @@ def settle(
         manual or can_soak(draft, target, result.wounds, settings)
     ):
         pid = draft.next_id("hit")
-        pending = dict(draft.data("pending", {}))
+        pending = dict(draft.peek("pending", {}))  # a new mapping; the others stay shared
         pending[pid] = {
             "target": target,
             "attack": attack_id,

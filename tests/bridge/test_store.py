@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bridge.store import AsyncStore, NewEvent, SeqConflict, SQLiteStore, StoreError
+from bridge.store_api import Store, open_store
+
+Opener = Callable[[], Store]
 
 STATE = {"id": "w", "name": "w", "system": "o3d10", "settings": {}, "actors": {}, "data": {}}
 
@@ -29,8 +33,27 @@ def event(seq: int, request: str | None = None) -> NewEvent:
     )
 
 
-def store_with(tmp_path: Path, *worlds: str) -> SQLiteStore:
-    store = SQLiteStore(tmp_path / "s.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens the store under test: the same suite runs on SQLite and on PostgreSQL."""
+    location = (
+        str(tmp_path / "s.sqlite3")
+        if request.param == "sqlite"
+        else request.getfixturevalue("pg_url")
+    )
+    opened: list[Store] = []
+
+    def open_it() -> Store:
+        opened.append(open_store(location))
+        return opened[-1]
+
+    yield open_it
+    for store in opened:
+        store.close()
+
+
+def store_with(opener: Opener, *worlds: str) -> Store:
+    store = opener()
     for world in worlds:
         store.create_world(
             world, world, "o3d10", f"g-{world}", f"p-{world}", {**STATE, "id": world}, "now"
@@ -38,8 +61,8 @@ def store_with(tmp_path: Path, *worlds: str) -> SQLiteStore:
     return store
 
 
-def test_append_keeps_seq_gap_free_and_request_ids_unique(tmp_path: Path) -> None:
-    store = store_with(tmp_path, "w")
+def test_append_keeps_seq_gap_free_and_request_ids_unique(opener: Opener) -> None:
+    store = store_with(opener, "w")
     store.append("w", event(1), {**STATE, "n": 1})
     with pytest.raises(SeqConflict):
         store.append("w", event(3), STATE)
@@ -54,8 +77,8 @@ def test_append_keeps_seq_gap_free_and_request_ids_unique(tmp_path: Path) -> Non
     assert store.initial_state("w") == STATE
 
 
-def test_a_failed_item_of_a_group_leaves_the_others_written(tmp_path: Path) -> None:
-    store = store_with(tmp_path, "a", "b")
+def test_a_failed_item_of_a_group_leaves_the_others_written(opener: Opener) -> None:
+    store = store_with(opener, "a", "b")
     errors = store.append_many(
         [("a", event(1), STATE), ("b", event(5), STATE), ("b", event(1), STATE)]
     )
@@ -63,11 +86,30 @@ def test_a_failed_item_of_a_group_leaves_the_others_written(tmp_path: Path) -> N
     assert [store.load_world(w).seq for w in ("a", "b")] == [1, 1]  # type: ignore[union-attr]
 
 
-def test_tokens_and_schema(tmp_path: Path) -> None:
-    store = store_with(tmp_path, "w")
+def test_tokens(opener: Opener) -> None:
+    store = store_with(opener, "w")
     assert store.find_token("g-w") == ("w", "gm")
     assert store.find_token("p-w") == ("w", "player")
     assert store.find_token("nope") is None
+
+
+def test_follow_ups_and_events_read_back(opener: Opener) -> None:
+    store = store_with(opener, "w")
+    marked = NewEvent(**{**event(1).__dict__, "used_follow_ups": (("0.0", "soak"),)})
+    store.append("w", marked, STATE)
+    assert store.used_follow_ups("w", ["0.0", "9.9"]) == {("0.0", "soak")}
+    released = NewEvent(**{**event(2).__dict__, "released_follow_ups": (("0.0", "soak"),)})
+    store.append("w", released, STATE)
+    assert store.used_follow_ups("w", ["0.0"]) == set()
+    assert store.event_at("w", 2) == store.find_request("w", "req-0002")
+    assert store.find_request_now("w", "req-0001") == store.event_at("w", 1)
+    assert store.event_at("w", 3) is None
+    assert [e.seq for e in store.events_after("w", 1)] == [2]
+    assert [w.id for w in store.list_worlds()] == ["w"]
+
+
+def test_sqlite_schema(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
     store.close()
     db = sqlite3.connect(tmp_path / "s.sqlite3")
     assert db.execute("PRAGMA user_version").fetchone()[0] == 2
@@ -79,8 +121,8 @@ def test_tokens_and_schema(tmp_path: Path) -> None:
         SQLiteStore(tmp_path / "s.sqlite3")
 
 
-async def test_group_commit_writes_concurrent_worlds_together(tmp_path: Path) -> None:
-    sync = store_with(tmp_path, *[f"w{i}" for i in range(8)])
+async def test_group_commit_writes_concurrent_worlds_together(opener: Opener) -> None:
+    sync = store_with(opener, *[f"w{i}" for i in range(8)])
     calls: list[int] = []
     original = sync.append_many
 

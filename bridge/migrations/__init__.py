@@ -1,0 +1,1 @@
+"""Versioned schema migrations, as data: ``postgresql/NNNN_name.sql``, applied in order."""

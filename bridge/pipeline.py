@@ -1,0 +1,97 @@
+"""A world's requests in flight: worked out one after another, made durable together.
+
+Before, a world's lock was held from the rules to the end of the sync to disk, so
+the five members of a world waited for each other's fsync in turn. Now the lock
+covers only the rules and the hand-off to the store: the next request is worked
+out on the state its predecessor left while that predecessor's transaction is
+still being written, and both usually share one commit (group commit).
+
+What does not change: nothing is acknowledged or pushed before its transaction
+is on disk; a world's pushes go out in ``seq`` order (each flight waits for the
+previous one's pushes); a retried request id never applies twice (a retry of a
+request still in flight waits for it and gets its ack as a duplicate). If a
+transaction fails, the world in memory goes back to its last durable state at
+once; any request worked out on top of the failed one fails in the store too (its
+``seq`` no longer follows), so each of them answers ``store_error`` and changed
+nothing. Requests that read the store (``card_action``, ``undo``), refusals, the
+welcome and shutdown first wait until every flight has landed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from bridge.worlds import WorldRuntime
+from rules.model import World
+
+
+@dataclass
+class Flight:
+    """One accepted request on its way to disk."""
+
+    seq: int
+    request_id: str
+    digest: str
+    world: World
+    pushes: list[dict[str, Any]]
+    previous: asyncio.Future[None] | None
+    emitted: asyncio.Future[None]
+    durable: asyncio.Task[None] | None = None
+    ok: bool = False
+
+
+@dataclass
+class WorldPipe:
+    """The flights of one world and its last durable state."""
+
+    durable_world: World
+    durable_seq: int
+    flights: dict[str, Flight] = field(default_factory=dict)
+    tail: asyncio.Future[None] | None = None
+    rollbacks: int = 0
+
+    @classmethod
+    def of(cls, runtime: WorldRuntime) -> WorldPipe:
+        return cls(runtime.world, runtime.seq)
+
+    async def settle(self) -> None:
+        """Wait until every flight so far is on disk (or failed) and pushed."""
+        while self.tail is not None and not self.tail.done():
+            await asyncio.shield(self.tail)
+
+    def launch(
+        self,
+        runtime: WorldRuntime,
+        flight: Flight,
+        write: asyncio.Task[None],
+    ) -> None:
+        """Make ``flight`` the world's newest state and follow its write to disk."""
+        flight.durable = write
+        self.flights[flight.request_id] = flight
+        self.tail = flight.emitted
+        runtime.world = flight.world
+        runtime.seq = flight.seq
+
+        def landed(task: asyncio.Task[None]) -> None:
+            # Runs before any waiter of the write resumes (the first callback added).
+            failed = task.cancelled() or task.exception() is not None
+            if not failed:
+                flight.ok = True
+                if flight.seq > self.durable_seq:
+                    self.durable_world, self.durable_seq = flight.world, flight.seq
+            elif runtime.seq >= flight.seq:
+                # The memory held this flight (and maybe later ones built on it): back
+                # to what is on disk. Later flights fail in the store by themselves.
+                runtime.world, runtime.seq = self.durable_world, self.durable_seq
+                self.rollbacks += 1
+
+        write.add_done_callback(landed)
+
+    def land(self, flight: Flight) -> None:
+        """The flight's pushes are out (or it failed): the next flight may push."""
+        if self.flights.get(flight.request_id) is flight:
+            del self.flights[flight.request_id]
+        if not flight.emitted.done():
+            flight.emitted.set_result(None)

@@ -1,0 +1,101 @@
+"""A world's requests in flight: worked out in turn, made durable together, pushed in order.
+
+Real socket.io clients against the real server and store (tests/support/live.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from support.live import Env, rid
+
+ROLL = {"actor": "bruno", "action": "attribute", "params": {"attribute": "fisico"}}
+MEMBERS = 5
+ROLLS = 10
+
+
+async def _members(env: Env) -> list[Any]:
+    return [await env.join(user=f"dm{i}") for i in range(MEMBERS)]
+
+
+async def test_a_worlds_members_share_commits_and_every_member_sees_every_push_in_order(
+    env: object,
+) -> None:
+    assert isinstance(env, Env)
+    members = await _members(env)
+    commits: list[int] = []
+    original = env.store.append_many
+
+    def counting(items: list[Any]) -> list[Any]:
+        commits.append(len(items))
+        return original(items)  # type: ignore[arg-type]
+
+    env.store.append_many = counting  # type: ignore[method-assign,assignment]
+
+    async def rolls(member: Any) -> list[int]:
+        seqs = []
+        for _ in range(ROLLS):
+            ack = await member.call("roll", {"id": rid(), **ROLL})
+            assert ack["ok"], ack
+            seqs.append(ack["seq"])
+        return seqs
+
+    acked = await asyncio.gather(*(rolls(m) for m in members))
+    env.store.append_many = original  # type: ignore[method-assign]
+    total = MEMBERS * ROLLS
+    assert sorted(s for seqs in acked for s in seqs) == list(range(1, total + 1))
+    assert env.seq() == total
+    # One world, yet fewer transactions than events: requests of the same world were
+    # written together (the lock no longer spans the sync to disk).
+    assert sum(commits) == total and len(commits) < total
+    for member in members:
+        cards = [await member.next_push("chat_card") for _ in range(total)]
+        assert [c["seq"] for c in cards] == list(range(1, total + 1))
+
+
+async def test_requests_in_flight_when_the_store_fails_all_fail_and_change_nothing(
+    env: object,
+) -> None:
+    from bridge.store import StoreError
+
+    assert isinstance(env, Env)
+    members = await _members(env)
+    before = env.seq()
+    original = env.store.append_many
+
+    def failing(items: list[object]) -> list[object]:
+        return [StoreError("disk I/O error (simulated)") for _ in items]
+
+    env.store.append_many = failing  # type: ignore[method-assign,assignment]
+    payloads = [{"id": rid(), **ROLL} for _ in members]
+    acks = await asyncio.gather(
+        *(m.call("roll", p) for m, p in zip(members, payloads, strict=True))
+    )
+    assert all(not a["ok"] and a["error"]["code"] == "store_error" for a in acks)
+    env.store.append_many = original  # type: ignore[method-assign]
+    assert env.seq() == before
+    late = await env.join(user="late", last_seq=before)
+    assert late.welcome is not None and late.welcome["seq"] == before
+    retried = await asyncio.gather(
+        *(m.call("roll", p) for m, p in zip(members, payloads, strict=True))
+    )
+    assert all(a["ok"] and not a["duplicate"] for a in retried)
+    assert sorted(a["seq"] for a in retried) == list(range(before + 1, before + MEMBERS + 1))
+    assert env.seq() == before + MEMBERS
+    for member in members:  # nothing was pushed for the failed requests
+        cards = [await member.next_push("chat_card") for _ in range(MEMBERS)]
+        assert [c["seq"] for c in cards] == list(range(before + 1, before + MEMBERS + 1))
+
+
+async def test_a_retry_sent_while_the_request_is_in_flight_applies_once(env: object) -> None:
+    assert isinstance(env, Env)
+    first, second = await env.join(user="a"), await env.join(user="b")
+    payload = {"id": rid(), **ROLL}
+    acks = await asyncio.gather(first.call("roll", payload), second.call("roll", payload))
+    assert all(a["ok"] for a in acks)
+    assert acks[0]["seq"] == acks[1]["seq"] == env.seq()
+    assert sorted(a["duplicate"] for a in acks) == [False, True]
+    assert acks[0]["cards"] == acks[1]["cards"]
+    other = await first.call("roll", {**payload, "params": {"attribute": "agilidad"}})
+    assert other["error"]["code"] == "id_reused"
