@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import statistics
 import time
 from collections import Counter
 from pathlib import Path
@@ -133,21 +132,26 @@ async def test_hundreds_of_tables_churn_and_a_reconnect_storm(tmp_path: Path) ->
 
 
 async def test_memory_stays_flat_over_a_soak(tmp_path: Path) -> None:
+    """RSS is sampled after every round of play; after the first half (warm-up: worlds
+    loaded, sheet memos and SQLite's page caches filled) what it still grows by per request
+    must stay small. The short run mostly shows the warm-up, so its bound is loose; the long
+    one (make chaos) is the real check (docs/reliability.md has the figures)."""
     worlds = await asyncio.to_thread(_worlds, tmp_path, pick(10, 40))
     server = await Server.astart(tmp_path)
     samples: list[int] = []
+    done: list[int] = []
     totals: Counter[str] = Counter()
-    rounds = pick(8, 60)
+    rounds = pick(8, 40)
     try:
         for _ in range(rounds):  # each round new connections: churn is part of the soak
             totals += await _play(server.url, worlds, pick(6, 30), 10)
             samples.append(server.rss_kb())
+            done.append(totals["requests"])
     finally:
         server.stop()
     assert not ANSWERED & set(totals), totals
-    warm = statistics.median(samples[1:3])
-    late = statistics.median(samples[-2:])
-    growth = late - warm
-    print(f"soak: {rounds} rounds, {dict(totals)}; RSS kB {samples}")
-    # Flat: what is left after warming up may not keep growing with the work done.
-    assert growth < max(12_000, warm * 0.15), f"RSS grew {growth} kB: {samples}"
+    half = rounds // 2
+    per_request = (samples[-1] - samples[half]) * 1024 / max(1, done[-1] - done[half])
+    print(f"soak: {rounds} rounds, {done[-1]} requests; RSS kB {samples}; {per_request:.0f} B/req")
+    assert per_request < pick(32_768, 256), f"RSS grew {per_request:.0f} B per request: {samples}"
+    assert samples[-1] - samples[0] < pick(40_000, 60_000), f"RSS grew without bound: {samples}"
