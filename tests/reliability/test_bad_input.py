@@ -291,6 +291,7 @@ async def test_a_time_advance_of_years_is_bounded_in_every_system(
         (TEXT, b"x"),  # no engine.io packet type
         (TEXT, b""),
         (TEXT, b"1"),  # engine.io CLOSE, then more talk
+        (TEXT, b"9junk"),  # no such engine.io packet type
         (BINARY, msgpack.packb({"type": 2, "nsp": "/vtt", "data": ["roll", {1: 2}], "id": 3})),
         (BINARY, msgpack.packb({"type": 2, "nsp": "/vtt", "data": [{"a": 1}], "id": 3})),
         (BINARY, msgpack.packb({"type": 2, "nsp": "/vtt", "data": [], "id": 3})),
