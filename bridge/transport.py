@@ -172,20 +172,21 @@ async def wait_writable(eio: Any, eio_sid: str | None, low: int = 200) -> bool:
 
 
 async def disconnect_all(eio: Any, grace: float = CLOSE_GRACE) -> None:
-    """Close every socket; abort those that cannot flush within ``grace`` seconds."""
+    """Close every socket (a CLOSE packet, the disconnect handlers), give the clients
+    ``grace`` seconds to go, then abort what is left. engine.io's own ``disconnect()``
+    waits for every socket's queue to empty, with no deadline."""
     sockets = list(eio.sockets.values())
-    if not sockets:
-        return
-    tasks = {asyncio.ensure_future(sock.close()): sock for sock in sockets}
-    _, pending = await asyncio.wait(tasks, timeout=grace)
-    for task in pending:
-        abort = getattr(tasks[task], "vtt_abort", None)
-        if abort is not None:
+    for sock in sockets:
+        if not sock.closed:
+            await sock.close(wait=False, abort=False)
+    waited = 0.0
+    while waited < grace and any(s.sid in eio.sockets for s in sockets):
+        await asyncio.sleep(0.02)
+        waited += 0.02
+    for sock in sockets:
+        abort = getattr(sock, "vtt_abort", None)
+        if abort is not None and sock.sid in eio.sockets:
             abort()
-    if pending:
-        _, still = await asyncio.wait(pending, timeout=grace)
-        for task in still:
-            task.cancel()
     eio.sockets = {}
 
 

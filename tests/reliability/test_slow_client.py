@@ -8,6 +8,7 @@ import asyncio
 import socket
 
 from bridge.server import BRIDGE_KEY
+from bridge.transport import disconnect_all
 from support.live import Env, rid
 
 from .rawsock import RawSocket
@@ -59,4 +60,24 @@ async def test_a_client_that_never_reads_is_cut_off_and_stalls_nobody(env: Env) 
         await asyncio.sleep(0.05)
     assert not slow_sids & set(eio.sockets), "the client that never reads is still attached"
     assert len(bridge.connections) == 2
+    slow.close()
+
+
+async def test_shutdown_does_not_wait_for_a_client_that_never_reads(env: Env) -> None:
+    """Before the fix, stopping the server waited forever for such a client's queue."""
+    bridge = env.app[BRIDGE_KEY]
+    gm = await env.join()
+    slow = await RawSocket.open(env.url, rcvbuf=4096)
+    await slow.connect_ns({"token": env.world.player_token, "user": "beto", "protocol": 1})
+    await slow.until(2, "synced")
+    _shrink_server_send_buffer(env, slow)
+    stuck = set(bridge.sio.eio.sockets) - {gm.sio.eio.sid}
+    for _ in range(260):  # its buffers fill up; its queue stays under the limit
+        assert (await gm.call("roll", {"id": rid(), **ROLL}))["ok"]
+    (sock,) = (bridge.sio.eio.sockets[sid] for sid in stuck)
+    assert 0 < sock.queue.qsize() < bridge.sio.eio.outgoing_limit, "the writer is not stuck"
+    # What the server's shutdown does with its sockets (bridge/server.py, on_shutdown);
+    # engine.io's own disconnect() waited for this queue to empty, forever.
+    await asyncio.wait_for(disconnect_all(bridge.sio.eio), 30)  # bounded: about CLOSE_GRACE
+    assert not bridge.sio.eio.sockets
     slow.close()
