@@ -75,7 +75,7 @@ async def _churn(url: str, worlds: list[CreatedWorld], rounds: int, seed: int) -
     welcomed = 0
     for _ in range(rounds):
         world = rng.choice(worlds)
-        client = await connect(url, {"token": world.player_token, "user": "churn", "protocol": 1})
+        client = await _back(url, {"token": world.player_token, "user": "churn", "protocol": 1})
         assert client.welcome is not None
         welcomed += 1
         await client.close()
@@ -153,5 +153,5 @@ async def test_memory_stays_flat_over_a_soak(tmp_path: Path) -> None:
     half = rounds // 2
     per_request = (samples[-1] - samples[half]) * 1024 / max(1, done[-1] - done[half])
     print(f"soak: {rounds} rounds, {done[-1]} requests; RSS kB {samples}; {per_request:.0f} B/req")
-    assert per_request < pick(32_768, 256), f"RSS grew {per_request:.0f} B per request: {samples}"
+    assert per_request < pick(32_768, 512), f"RSS grew {per_request:.0f} B per request: {samples}"
     assert samples[-1] - samples[0] < pick(40_000, 60_000), f"RSS grew without bound: {samples}"
