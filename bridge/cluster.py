@@ -140,6 +140,7 @@ class ClusterFeed:
         self.reloads = 0  # world states read back from the store
         self._bridge: Bridge | None = None
         self._deliveries: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()  # worlds with news since their delivery began
         self._outbox: asyncio.Queue[dict[str, Any]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -312,6 +313,10 @@ class ClusterFeed:
         self._schedule(world_id)
 
     def _schedule(self, world_id: str) -> None:
+        # Marked first: a delivery already running may have read the head before this
+        # notice came, so it goes round once more instead of leaving the notice pending
+        # until the next sweep (the last card of a burst arrived a sweep late).
+        self._again.add(world_id)
         task = self._deliveries.get(world_id)
         if task is None or task.done():
             self._deliveries[world_id] = asyncio.get_running_loop().create_task(
@@ -319,18 +324,22 @@ class ClusterFeed:
             )
 
     async def _deliver(self, world_id: str) -> None:
-        runtime = self.bridge.worlds.get(world_id)
-        if runtime is None:
-            return
-        try:
-            async with runtime.lock:
-                if any(count > 0 for count in runtime.members.values()):
-                    await self.catch_up(runtime, force=False)
-                # else nobody here listens: the next welcome or request catches up
-        except StoreError:
-            log.warning("world %s: store unavailable, the sweep will retry", world_id)
-        except Exception:
-            log.exception("world %s: delivery failed", world_id)
+        while world_id in self._again:
+            self._again.discard(world_id)
+            runtime = self.bridge.worlds.get(world_id)
+            if runtime is None:
+                return
+            try:
+                async with runtime.lock:
+                    if any(count > 0 for count in runtime.members.values()):
+                        await self.catch_up(runtime, force=False)
+                    # else nobody here listens: the next welcome or request catches up
+            except StoreError:
+                log.warning("world %s: store unavailable, the sweep will retry", world_id)
+                return
+            except Exception:
+                log.exception("world %s: delivery failed", world_id)
+                return
 
     async def _sweep(self) -> None:
         """Every ``poll_seconds``: the heads of the loaded worlds, from the store."""
