@@ -136,6 +136,8 @@ class ClusterFeed:
         self.pending: dict[str, dict[int, list[dict[str, Any]]]] = {}
         self.published = 0
         self.publish_failures = 0
+        self.lost_races = 0  # appends refused because another process wrote first
+        self.reloads = 0  # world states read back from the store
         self._bridge: Bridge | None = None
         self._deliveries: dict[str, asyncio.Task[None]] = {}
         self._outbox: asyncio.Queue[dict[str, Any]] | None = None
@@ -183,6 +185,8 @@ class ClusterFeed:
             "redis": self.redis_url is not None,
             "published": self.published,
             "publish_failures": self.publish_failures,
+            "lost_races": self.lost_races,
+            "reloads": self.reloads,
             "worlds": len(self.delivered),
         }
 
@@ -204,6 +208,7 @@ class ClusterFeed:
                     await self.catch_up(runtime, force=attempt > 0)
                 return await bridge._apply(runtime, session, event, payload, request)
             except SeqConflict:
+                self.lost_races += 1
                 continue
             except StoreError:
                 log.exception("store failed during %s on world %s", event, world_id)
@@ -246,6 +251,7 @@ class ClusterFeed:
             if row is not None and row.seq > runtime.seq:
                 runtime.world = world_from_json(row.state)
                 runtime.seq = row.seq
+                self.reloads += 1
         self.heads[world_id] = max(self.heads.get(world_id, 0), runtime.seq)
         if delivered < runtime.seq:
             if any(count > 0 for count in runtime.members.values()):

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from rules.records import fast_init
+
 MAX_SIDES = 1000
 """The largest die any system rolls (d100 is read from two d10, so this is generous)."""
 
@@ -147,6 +149,7 @@ class SeededDice:
         return self._rng.randint(1, sides)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Draw:
     """One die served by a source: its number of sides and the face that came up."""
@@ -210,6 +213,7 @@ class RecordingDice:
         return face
 
 
+@fast_init
 @dataclass(frozen=True)
 class Die:
     """One physical die as it was rolled.
@@ -241,6 +245,8 @@ class Die:
         return len(self.faces) > 1
 
     def as_kept(self, kept: bool) -> Die:
+        if kept == self.kept:
+            return self  # a frozen value: the same die serves
         return Die(self.sides, self.faces, self.role, kept, self.group)
 
 

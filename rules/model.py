@@ -14,11 +14,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rules.dice import Die
+from rules.records import fast_init
 
 JsonMap = Mapping[str, Any]
 Scalar = str | int | float | bool
 
 
+@fast_init
 @dataclass(frozen=True)
 class Text:
     """A message key in a system's catalogue with its parameters.
@@ -49,6 +51,7 @@ class RulesError(Exception):
         self.field = field
 
 
+@fast_init
 @dataclass(frozen=True)
 class Actor:
     """A character or creature in a world, owned by one VTT user (or by the GM: ``None``)."""
@@ -64,6 +67,7 @@ class Actor:
     """The GM hides this actor's name (and sheet) from players."""
 
 
+@fast_init
 @dataclass(frozen=True)
 class World:
     """Everything the rules may read: settings, actors and system-wide data (decks, timers)."""
@@ -96,6 +100,7 @@ class World:
         return self.settings[key]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Action:
     """A validated request to act: who acts, what kind of action, its parameters and targets."""
@@ -108,6 +113,7 @@ class Action:
     user: str = ""
 
 
+@fast_init
 @dataclass(frozen=True)
 class ActorChange:
     """Effect: set keys of an actor's state, add and remove statuses."""
@@ -118,6 +124,7 @@ class ActorChange:
     remove: frozenset[str] = frozenset()
 
 
+@fast_init
 @dataclass(frozen=True)
 class WorldChange:
     """Effect: set keys of the world's system data."""
@@ -128,6 +135,7 @@ class WorldChange:
 Effect = ActorChange | WorldChange
 
 
+@fast_init
 @dataclass(frozen=True)
 class Outcome:
     """How a roll went: a stable ``key`` (critical, success, failure, fumble...) and its label."""
@@ -138,6 +146,7 @@ class Outcome:
     margin: int | None = None
 
 
+@fast_init
 @dataclass(frozen=True)
 class Line:
     """One line of a card: a label and an optional value."""
@@ -146,6 +155,7 @@ class Line:
     value: Text | Scalar | None = None
 
 
+@fast_init
 @dataclass(frozen=True)
 class Section:
     title: Text | None
@@ -155,6 +165,7 @@ class Section:
 Allowed = Literal["owner", "gm", "target_owner"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class FollowUp:
     """A button on a card: pressing it runs ``action`` for ``actor_id``.
@@ -181,6 +192,7 @@ class FollowUp:
 Visibility = Literal["public", "gm"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Card:
     """The content of a chat card, before any rendering."""
@@ -196,6 +208,7 @@ class Card:
     target: str | None = None
 
 
+@fast_init
 @dataclass(frozen=True)
 class Resolution:
     """What an action did: every die rolled, the cards to show and the effects to apply."""
@@ -209,6 +222,7 @@ class Resolution:
         return tuple(die for card in self.cards for die in card.dice)
 
 
+@fast_init
 @dataclass(frozen=True)
 class TimeStep:
     """Time that passes for a world: ``count`` rounds, minutes, hours or days."""

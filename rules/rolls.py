@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 from rules.dice import DiceError, DiceLimitExceeded, DiceSource, Die
+from rules.records import fast_init
 
 DEFAULT_EXPLOSION_LIMIT = 50
 """How many times one die may explode (ace) before the roll is refused."""
@@ -56,6 +58,7 @@ def roll_pool(
     return tuple(roll_die(dice, sides, role, explode=explode, limit=limit) for _ in range(count))
 
 
+@fast_init
 @dataclass(frozen=True)
 class DiceExpression:
     """``count``d``sides`` + ``modifier``; ``explode`` when the maximum rerolls and adds."""
@@ -83,6 +86,7 @@ class DiceExpression:
 _EXPRESSION = re.compile(r"^\s*(\d{1,3})?\s*[dD]\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,4}))?\s*$")
 
 
+@lru_cache(maxsize=1024)
 def parse_expression(text: str, *, explode: bool = False) -> DiceExpression:
     """Parse "2d6+1", "d10", "1D4-1". Refuses pools over :data:`MAX_POOL`."""
     match = _EXPRESSION.match(text)
@@ -98,6 +102,7 @@ def parse_expression(text: str, *, explode: bool = False) -> DiceExpression:
     return DiceExpression(count, sides, modifier, explode)
 
 
+@fast_init
 @dataclass(frozen=True)
 class ExpressionRoll:
     expression: DiceExpression
@@ -121,6 +126,7 @@ def roll_expression(
     return ExpressionRoll(expression, rolled)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Percentile:
     """A d100 read from two d10 (faces 1-10, the 10 reads as 0): 00 with 0 reads 100."""
@@ -140,6 +146,7 @@ def roll_d100(dice: DiceSource, role: str = "percentile") -> Percentile:
     return Percentile(tens, units)
 
 
+@fast_init
 @dataclass(frozen=True)
 class TraitRoll:
     """A trait die and an optional wild die; the higher total counts."""
@@ -208,6 +215,7 @@ class Rank(Enum):
         return Rank(min(2, self.value + 1))
 
 
+@fast_init
 @dataclass(frozen=True)
 class KeepRoll:
     """1o3d10: each throw of three dice with the kept one marked; a kept 10 throws again.
@@ -239,6 +247,39 @@ class KeepRoll:
         return len(self.throws) > 1
 
 
+def _keep_table(position: int) -> dict[tuple[int, int, int], tuple[int, int]]:
+    """For every throw of three d10: the index of the die kept at ``position`` and the face
+    ranked just above it (the kept one itself when it is the highest).
+
+    The kept die is the one at ``position`` in sorted order; ties keep the first such die
+    (a stable sort of the positions by face).
+    """
+    table: dict[tuple[int, int, int], tuple[int, int]] = {}
+    for first in range(1, 11):
+        for second in range(1, 11):
+            for third in range(1, 11):
+                faces = (first, second, third)
+                kept_index = sorted((0, 1, 2), key=faces.__getitem__)[position]
+                table[faces] = (kept_index, sorted(faces)[min(2, position + 1)])
+    return table
+
+
+_KEEP_TABLES = tuple(_keep_table(rank.value) for rank in Rank)
+
+_DIE_CACHE: dict[tuple[int, str, bool, int], Die] = {}
+"""1o3d10 dice by (face, role, kept, group): frozen values, so rolls share them."""
+
+
+def _d10(face: int, role: str, kept: bool, group: int) -> Die:
+    key = (face, role, kept, group)
+    die = _DIE_CACHE.get(key)
+    if die is None:
+        die = Die(10, (face,), role, kept, group)
+        if len(_DIE_CACHE) < 4096:
+            _DIE_CACHE[key] = die
+    return die
+
+
 def roll_keep_of_3d10(
     dice: DiceSource,
     rank: Rank = Rank.MEDIAN,
@@ -246,40 +287,41 @@ def roll_keep_of_3d10(
     role: str = "objetivo",
     limit: int = DEFAULT_EXPLOSION_LIMIT,
 ) -> KeepRoll:
-    throws: list[tuple[Die, Die, Die]] = []
-    kept_faces: list[int] = []
-    above = 0
     roll = dice.roll
-    position = rank.value
-    while True:
+    table = _KEEP_TABLES[rank._value_]  # the member's value as stored (``.value`` is a property)
+    faces = (roll(10), roll(10), roll(10))
+    kept_index, above = table[faces]
+    throw = (
+        _d10(faces[0], role, kept_index == 0, 0),
+        _d10(faces[1], role, kept_index == 1, 0),
+        _d10(faces[2], role, kept_index == 2, 0),
+    )
+    kept = faces[kept_index]
+    if kept != 10:
+        return KeepRoll(rank, (throw,), (kept,), above, throw)
+    # A kept 10 adds and all three dice roll again, keeping the same rank.
+    throws = [throw]
+    kept_faces = [kept]
+    while kept == 10:
         if len(throws) > limit:
             raise DiceLimitExceeded(f"1o3d10 rolled a kept 10 more than {limit} times")
-        faces = (roll(10), roll(10), roll(10))
-        # The kept die is the one at ``rank`` in sorted order; ties keep the first such die
-        # (a stable sort of the positions by face).
-        kept_index = sorted(_THREE, key=faces.__getitem__)[position]
         group = len(throws)
-        first, second, third = faces
-        throw = (
-            Die(10, (first,), role, kept_index == 0, group),
-            Die(10, (second,), role, kept_index == 1, group),
-            Die(10, (third,), role, kept_index == 2, group),
+        faces = (roll(10), roll(10), roll(10))
+        kept_index = table[faces][0]
+        throws.append(
+            (
+                _d10(faces[0], role, kept_index == 0, group),
+                _d10(faces[1], role, kept_index == 1, group),
+                _d10(faces[2], role, kept_index == 2, group),
+            )
         )
-        throws.append(throw)
         kept = faces[kept_index]
         kept_faces.append(kept)
-        if group == 0:
-            above = sorted(faces)[min(2, position + 1)]
-            if kept != 10:
-                return KeepRoll(rank, (throw,), (kept,), above, throw)
-        elif kept != 10:
-            every = tuple(die for one in throws for die in one)
-            return KeepRoll(rank, tuple(throws), tuple(kept_faces), above, every)
+    every = tuple(die for one in throws for die in one)
+    return KeepRoll(rank, tuple(throws), tuple(kept_faces), above, every)
 
 
-_THREE = (0, 1, 2)
-
-
+@fast_init
 @dataclass(frozen=True)
 class SplitPool:
     """A pool of dice read as its higher die (d+) and its lower die (d-)."""

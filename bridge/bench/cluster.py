@@ -15,9 +15,11 @@ servers are throw-away ones on free loopback ports. CPU is the bridge processes'
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ class ClusterResult:
     p99_ms: float
     cpu_us_per_request: float
     engines_cpu_us_per_request: float
+    lost_races_per_request: float = 0.0
 
 
 def _serve(extra: list[str]) -> net.Server:
@@ -64,6 +67,13 @@ def _pg_worlds(url: str, count: int) -> list[dict[str, str]]:
     return worlds
 
 
+def _lost_races(server: net.Server) -> int:
+    """Appends this process lost to another one so far (from its /healthz)."""
+    with urllib.request.urlopen(server.url + "healthz", timeout=10) as response:
+        cluster = json.loads(response.read()).get("cluster")
+    return int(cluster["lost_races"]) if cluster else 0
+
+
 def _measure(
     setup: str,
     servers: list[net.Server],
@@ -72,6 +82,7 @@ def _measure(
     seconds: float,
     engines: list[int],
 ) -> ClusterResult:
+    races_before = [_lost_races(s) for s in servers]
     before = [net._cpu_seconds(s.pid) for s in servers]
     engines_before = [net._cpu_seconds(pid) for pid in engines]
     share = connections // len(servers)
@@ -84,6 +95,7 @@ def _measure(
             for s in servers
         ]
         loads = [r for f in futures for r in f.result()]
+    races = sum(_lost_races(s) - b for s, b in zip(servers, races_before, strict=True))
     cpu = sum(net._cpu_seconds(s.pid) - b for s, b in zip(servers, before, strict=True))
     engines_cpu = sum(
         net._cpu_seconds(pid) - b for pid, b in zip(engines, engines_before, strict=True)
@@ -100,6 +112,7 @@ def _measure(
         merged.p99_ms,
         merged.cpu_us_per_request,
         engines_cpu / merged.requests * 1e6 if merged.requests else 0.0,
+        races / merged.requests if merged.requests else 0.0,
     )
 
 
@@ -154,14 +167,15 @@ def report(quick: bool) -> dict[str, Any]:
         return {"skipped": str(exc)}
     print(
         f"  {'setup':24} {'req/s':>8} {'ratio':>6} {'p50 ms':>8} {'p99 ms':>8}"
-        f" {'cpu us/req':>10} {'engines us/req':>14} {'errors':>6}"
+        f" {'cpu us/req':>10} {'engines us/req':>14} {'races/req':>9} {'errors':>6}"
     )
     base = results[0].throughput or 1e-9
     for r in results:
         print(
             f"  {r.setup:24} {r.throughput:8.0f} {r.throughput / base:5.2f}x {r.p50_ms:8.2f}"
             f" {r.p99_ms:8.2f} {r.cpu_us_per_request:10.0f}"
-            f" {r.engines_cpu_us_per_request:14.0f} {r.errors:6d}"
+            f" {r.engines_cpu_us_per_request:14.0f} {r.lost_races_per_request:9.2f}"
+            f" {r.errors:6d}"
         )
     return {
         "results": [r.__dict__ for r in results],

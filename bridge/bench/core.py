@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.dice import DiceSource, SeededDice, SystemDice
-from rules.model import Action, World
+from rules.model import Action, RulesError, World
 from rules.registry import Registry, default_registry
 from rules.rolls import Rank, roll_keep_of_3d10
 
@@ -75,15 +75,43 @@ D20_EXPRESSION = "(1d10e10,1d10e10,1d10e10)kh2ph1"
 """The d20 library's spelling of 1o3d10 kept median with a kept 10 rolling on (the baseline)."""
 
 
-def rules_rates(seconds: float, dice: DiceSource | None = None) -> dict[str, Rate]:
-    """Every rules-core rate and the d20 baseline, measured one after the other in this run.
+def rules_rates(seconds: float, dice: DiceSource | None = None, rounds: int = 5) -> dict[str, Rate]:
+    """Every rules-core rate and the d20 baseline, each measured for ``seconds`` in this run.
 
     ``dice`` defaults to the production source (:class:`SystemDice`), so the
-    figures include drawing from the OS CSPRNG.
+    figures include drawing from the OS CSPRNG. The benchmarks take turns in
+    ``rounds`` slices (d20, o3d10, ..., d20, o3d10, ...), so the baseline is
+    measured through the same moments of a shared machine as what it is
+    compared with; each rate is its total count over its total CPU time.
     """
+    steps = rules_steps(dice)
+    totals = {name: [0, 0.0] for name in steps}
+    for _ in range(max(1, rounds)):
+        for name, step in steps.items():
+            rate = measure_cpu(name, step, seconds / max(1, rounds))
+            totals[name][0] += rate.count
+            totals[name][1] += rate.seconds
+    return {
+        name: Rate(name, int(count) / elapsed, int(count), elapsed)
+        for name, (count, elapsed) in totals.items()
+    }
+
+
+def rules_steps(dice: DiceSource | None = None) -> dict[str, Callable[[], object]]:
+    """One step of each rules-core benchmark (and of the d20 baseline when installed)."""
     registry = default_registry()
-    dice = SystemDice() if dice is None else dice
-    rates: dict[str, Rate] = {}
+    source = SystemDice() if dice is None else dice
+    steps: dict[str, Callable[[], object]] = {}
+    try:
+        import d20  # type: ignore[import-untyped]
+    except ImportError:  # the dev extra is not installed: the comparison is left out, said so
+        print("  (the d20 library is not installed: no baseline, no ratios)")
+    else:
+
+        def d20_median() -> object:
+            return d20.roll(D20_EXPRESSION).total
+
+        steps["d20 library median"] = d20_median
 
     o3d10 = registry.get("o3d10")
     world = _world(registry, "o3d10")
@@ -91,55 +119,86 @@ def rules_rates(seconds: float, dice: DiceSource | None = None) -> dict[str, Rat
 
     def o3d10_skill() -> object:
         checked = o3d10.check_action(world, skill)
-        return o3d10.apply(world, o3d10.resolve(world, checked, dice))
+        resolution = o3d10.resolve(world, checked, source)
+        assert resolution.cards  # the card is part of the work (the bridge shows every roll)
+        return o3d10.apply(world, resolution)
 
-    rates["o3d10 skill roll"] = measure_cpu("o3d10 skill roll", o3d10_skill, seconds)
+    steps["o3d10 skill roll"] = o3d10_skill
 
     def keep_median() -> object:
-        return roll_keep_of_3d10(dice, Rank.MEDIAN).total
+        return roll_keep_of_3d10(source, Rank.MEDIAN).total
 
-    rates["1o3d10 kept median"] = measure_cpu("1o3d10 kept median", keep_median, seconds)
-    try:
-        import d20  # type: ignore[import-untyped]
-    except ImportError:  # the dev extra is not installed: the comparison is skipped, said so
-        pass
-    else:
-
-        def d20_median() -> object:
-            return d20.roll(D20_EXPRESSION).total
-
-        rates["d20 library median"] = measure_cpu("d20 library median", d20_median, seconds)
-
+    steps["1o3d10 kept median"] = keep_median
     sw = registry.get("savage_worlds")
-    sw_world = _world(registry, "savage_worlds")
-    rates["savage_worlds RoF 3 attack + damage"] = measure_cpu(
-        "savage_worlds RoF 3 attack + damage", _sw_attack(sw, sw_world, dice), seconds
+    steps["savage_worlds RoF 3 attack + damage"] = _sw_attack(
+        sw, _world(registry, "savage_worlds"), source
     )
-    return rates
+    for system_id, (kind, param) in SKILL_ROLLS.items():
+        steps[f"{system_id} skill roll"] = _skill_roll(registry, system_id, kind, param, source)
+    return steps
+
+
+SKILL_ROLLS: dict[str, tuple[str, str]] = {
+    "brp_d10": ("check", "skill"),
+    "cunchillos": ("ta", "skill"),
+    "omerta": ("roll", "skill"),
+    "savage_worlds": ("trait", "trait"),
+}
+"""Each other system's skill roll: the action and the parameter naming the skill (the first
+sample actor's first such sheet button is pressed)."""
+
+
+def _skill_roll(
+    registry: Registry, system_id: str, kind: str, param: str, dice: DiceSource
+) -> Callable[[], object]:
+    system = registry.get(system_id)
+    world = _world(registry, system_id)
+    actor = next(iter(world.actors.values()))
+    button = next(b for b in system.buttons(world, actor) if b.action == kind and param in b.params)
+    action = Action(kind, actor.id, dict(button.params), by_gm=True)
+
+    def step() -> object:
+        resolution = system.resolve(world, system.check_action(world, action), dice)
+        assert resolution.cards
+        return system.apply(world, resolution)
+
+    return step
+
+
+SW_PRESSED = ("damage", "damage_apply")
+"""The follow-up buttons the Savage Worlds benchmark presses: each damage roll, and taking a
+hit the victim could soak (so every Shaken and Wound is applied, none left pending)."""
 
 
 def _sw_attack(system: Any, world: World, dice: DiceSource) -> Callable[[], object]:
-    """An automatic weapon at RoF 3 on three targets, then every damage roll, applied."""
+    """An automatic weapon at RoF 3 on three targets, then every damage roll, applied.
+
+    The attack card's damage buttons are pressed in order and, depth first, the
+    'take the hit' button of a damage card that left a hit pending (a Wild
+    Card could soak it), so the next damage roll of the attack is not refused.
+    A refusal (a hit whose target already fell) moves on to the next button.
+    """
     shooter, weapon, targets = _sw_burst_setup(system, world)
 
-    def step() -> object:
-        attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, by_gm=True)
-        current = world
-        resolution = system.resolve(current, system.check_action(current, attack), dice)
-        current = system.apply(current, resolution)
-        for card in resolution.cards:
+    def press(current: World, cards: tuple[Any, ...]) -> World:
+        for card in cards:
             for follow in card.actions:
-                if follow.action != "damage":
+                if follow.action not in SW_PRESSED:
                     continue
                 action = Action(
                     follow.action, follow.actor_id, dict(follow.params), follow.targets, by_gm=True
                 )
                 try:
-                    damage = system.resolve(current, system.check_action(current, action), dice)
-                except Exception:  # a hit whose target already fell: the next follow-up
+                    result = system.resolve(current, system.check_action(current, action), dice)
+                except RulesError:
                     continue
-                current = system.apply(current, damage)
+                current = press(system.apply(current, result), result.cards)
         return current
+
+    def step() -> object:
+        attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, by_gm=True)
+        resolution = system.resolve(world, system.check_action(world, attack), dice)
+        return press(system.apply(world, resolution), resolution.cards)
 
     return step
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.cunchillos.tables import LOCATION_BY_FACE, LOCATION_KEYS
+from rules.memo import by_identity
 from rules.model import t
 from rules.params import Param
 
@@ -148,7 +149,10 @@ def parse_location_table(raw: str) -> dict[int, str] | None:
     return {face: key for face, key in enumerate(keys, start=1)}
 
 
+@by_identity()
 def rules_of(settings: Mapping[str, Any]) -> Rules:
+    """The world's rule options, read once per settings object (a world's settings are never
+    changed in place: a new world gets new settings)."""
     defaults = Rules()
     values: dict[str, Any] = {}
     for param in SETTINGS:

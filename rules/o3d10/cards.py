@@ -33,7 +33,7 @@ def _kept_because(rank: int, reasons: tuple[str, ...]) -> Line:
 
 
 def kept_line(result: CheckResult, circumstances: Circumstances) -> Line:
-    rank = result.roll.rank.value
+    rank = result.roll.rank._value_  # as stored (``.value`` is a property)
     reasons = ("forced",) if circumstances.forced is not None else circumstances.reasons
     if reasons:
         return _kept_because(rank, reasons)
@@ -49,9 +49,14 @@ def die_lines(result: CheckResult) -> tuple[Line, ...]:
 
 
 def outcome_of(result: CheckResult) -> Outcome:
-    key = result.outcome
     margin = None if result.difficulty is None else result.total - result.difficulty
-    return Outcome(key, _OUTCOME[key], result.success, margin)
+    return _outcome(result.outcome, result.success, margin)
+
+
+@lru_cache(maxsize=1024)
+def _outcome(key: str, success: bool | None, margin: int | None) -> Outcome:
+    """Outcomes are frozen values: equal ones are shared."""
+    return Outcome(key, _OUTCOME[key], success, margin)
 
 
 def signed(value: int) -> str:

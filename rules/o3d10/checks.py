@@ -8,11 +8,13 @@ from typing import Any, Literal
 
 from rules.dice import DiceSource
 from rules.o3d10.tables import CRITICAL_MARGIN, FUMBLE_ABOVE_MAX
+from rules.records import fast_init
 from rules.rolls import KeepRoll, Rank, roll_keep_of_3d10
 
 RollKind = Literal["attribute", "skill"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Circumstances:
     """What moves the kept die away from the median, each named in the text.
@@ -70,6 +72,7 @@ def kept_rank(circumstances: Circumstances, stacking: str = "steps") -> Rank:
     return rank
 
 
+@fast_init
 @dataclass(frozen=True)
 class CheckResult:
     """A checked 1o3d10 roll. Everything after ``natural_one_fails`` is read off the roll once,

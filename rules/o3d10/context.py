@@ -16,12 +16,14 @@ from rules.o3d10.checks import Circumstances, kept_rank
 from rules.o3d10.health import health_band, is_badly_hurt
 from rules.o3d10.initiative import COMBAT_KEY, combat_of
 from rules.o3d10.sheet import Sheet, parse_sheet
+from rules.records import fast_init
 from rules.rolls import Rank
 
 KEEP_CHOICES = ("auto", "lowest", "median", "highest")
 FORCED = {"lowest": Rank.LOWEST, "median": Rank.MEDIAN, "highest": Rank.HIGHEST}
 
 
+@fast_init
 @dataclass(frozen=True)
 class RollContext:
     circumstances: Circumstances

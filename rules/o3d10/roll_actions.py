@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rules.dice import DiceSource
@@ -33,8 +34,10 @@ from rules.o3d10.initiative import COMBAT_KEY
 from rules.o3d10.sheet import Sheet
 from rules.o3d10.specs import OPPOSE_ASK
 from rules.o3d10.tables import ATTRIBUTE_DIFFICULTY, SKILL_DIFFICULTY
+from rules.records import fast_init
 
 
+@fast_init
 @dataclass(frozen=True)
 class What:
     """What an actor rolls: an attribute, or a skill with its attribute."""
@@ -77,6 +80,7 @@ def what_of(actor: Actor, sheet: Sheet, kind: str, key: str, field: str) -> What
     return What(kind, key)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Rolled:
     result: CheckResult
@@ -131,6 +135,37 @@ def difficulty_of(kind: str, params: Mapping[str, Any]) -> int | None:
     return table[str(level)]
 
 
+@lru_cache(maxsize=4096)
+def _sum_skill_line(
+    attribute: str, attr_value: int, skill: str, skill_value: int, die: int
+) -> Line:
+    """Lines are frozen values: the same sum on the same sheet shares one."""
+    return Line(
+        t(
+            "line.sum_skill",
+            attribute=attribute_label(attribute),
+            attr_value=attr_value,
+            skill=skill,
+            skill_value=skill_value,
+            die=die,
+        )
+    )
+
+
+@lru_cache(maxsize=4096)
+def _sum_attribute_line(attribute: str, value: int, die: int) -> Line:
+    return Line(t("line.sum_attribute", attribute=attribute_label(attribute), value=value, die=die))
+
+
+@lru_cache(maxsize=4096)
+def _figure_line(key: str, name: str, value: int) -> Line:
+    """A line showing one whole number (the total, the difficulty)."""
+    return Line(t(key, **{name: value}))
+
+
+_NATURAL_ONE = Line(t("line.natural_one"))
+
+
 def roll_lines(sheet: Sheet, what: What, rolled: Rolled) -> tuple[Line, ...]:
     result = rolled.result
     lines = [kept_line(result, rolled.circumstances)]
@@ -138,28 +173,12 @@ def roll_lines(sheet: Sheet, what: What, rolled: Rolled) -> tuple[Line, ...]:
     if what.kind == "skill":
         skill = sheet.skills[what.key]
         lines.append(
-            Line(
-                t(
-                    "line.sum_skill",
-                    attribute=attribute_label(skill.attribute),
-                    attr_value=sheet.attributes[skill.attribute],
-                    skill=skill.label,
-                    skill_value=skill.value,
-                    die=die,
-                )
+            _sum_skill_line(
+                skill.attribute, sheet.attributes[skill.attribute], skill.label, skill.value, die
             )
         )
     else:
-        lines.append(
-            Line(
-                t(
-                    "line.sum_attribute",
-                    attribute=attribute_label(what.key),
-                    value=sheet.attributes[what.key],
-                    die=die,
-                )
-            )
-        )
+        lines.append(_sum_attribute_line(what.key, sheet.attributes[what.key], die))
     lines.extend(die_lines(result))
     if rolled.encumbrance:
         lines.append(Line(t("line.encumbrance", value=-rolled.encumbrance)))
@@ -167,11 +186,11 @@ def roll_lines(sheet: Sheet, what: What, rolled: Rolled) -> tuple[Line, ...]:
         lines.append(
             Line(t("line.modifier", modifier=signed(result.modifier + rolled.encumbrance)))
         )
-    lines.append(Line(t("line.total", total=result.total)))
+    lines.append(_figure_line("line.total", "total", result.total))
     if result.difficulty is not None:
-        lines.append(Line(t("line.difficulty", difficulty=result.difficulty)))
+        lines.append(_figure_line("line.difficulty", "difficulty", result.difficulty))
     if result.natural_one_fails and result.natural_one and not result.fumble:
-        lines.append(Line(t("line.natural_one")))
+        lines.append(_NATURAL_ONE)
     return tuple(lines)
 
 

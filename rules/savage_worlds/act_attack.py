@@ -60,7 +60,7 @@ def _check_ammo(draft: Draft, actor_id: str, weapon: Weapon, rof: int) -> int:
     if weapon.shots is None:
         return 0
     need = ammo_for(rof)
-    have = int(draft.get(actor_id, "ammo", {}).get(weapon.id, 0))
+    have = int(draft.read(actor_id, "ammo", {}).get(weapon.id, 0))
     if have <= 0:
         raise refuse("no_ammo", "params.weapon", weapon=weapon.name)
     if have < need:
@@ -80,10 +80,10 @@ def _attack_modifiers(
         mods.append(Modifier("blind", BLIND_FIRE_PENALTY))
     else:
         mods.append(Modifier("lighting", LIGHTING_MODIFIER[str(params["lighting"])]))
-    bipod_set = weapon.id in draft.get(actor_id, "bipod", [])
+    bipod_set = weapon.id in draft.read(actor_id, "bipod", [])
     if recoil_applies(weapon, rof, bipod_set, sheet.has_edge("sin_retroceso")):
         mods.append(Modifier("recoil", -RECOIL_PENALTY))
-    if weapon.pen_mov and (params["moved"] or draft.get(actor_id, "moved", False)):
+    if weapon.pen_mov and (params["moved"] or draft.read(actor_id, "moved", False)):
         mods.append(Modifier("pen_mov", MOVING_FIRE_PENALTY))
     short = strength_shortfall(weapon, sheet.attributes["fuerza"], bipod_set)
     if short:
@@ -164,7 +164,7 @@ def resolve_attack(
     result = shots(trait_dice, wild, modifier, die_targets, die_thresholds)
 
     if need:
-        ammo = dict(draft.get(actor_id, "ammo", {}))
+        ammo = dict(draft.read(actor_id, "ammo", {}))  # a new mapping of whole numbers
         ammo[weapon.id] = int(ammo.get(weapon.id, 0)) - need
         draft.put(actor_id, ammo=ammo)
     if params["moved"]:
@@ -215,7 +215,7 @@ def resolve_attack(
     ]
     if need:
         lines.append(
-            Line(t("line.ammo_spent", spent=need, left=draft.get(actor_id, "ammo")[weapon.id]))
+            Line(t("line.ammo_spent", spent=need, left=draft.read(actor_id, "ammo")[weapon.id]))
         )
     if weapon.area:
         lines.append(Line(t("line.area_hit" if hits else "line.area_miss")))
@@ -257,17 +257,22 @@ def _attack_outcome(fumble: bool, hits: list[Shot], count: int) -> Outcome:
     return Outcome("success", t("outcome.success"), True, hits[0].total - hits[0].threshold)
 
 
+_NEXT_IN_ORDER = t("line.next_in_order")
+_BY_WILD = t("line.by_wild")
+_EXTERMINATION = Line(t("line.extermination"))
+
+
 def _shot_lines(draft: Draft, result: tuple[Shot, ...], mode: str) -> list[Line]:
     lines = []
     for shot in result:
         key = "line.shot_hit" if shot.hit else "line.shot_miss"
-        target = draft.actor(shot.target).name if shot.target else t("line.next_in_order")
+        target = draft.actor(shot.target).name if shot.target else _NEXT_IN_ORDER
         lines.append(
             Line(
                 t(key, n=shot.index + 1, total=shot.total, tn=shot.threshold, target=target),
-                t("line.by_wild") if shot.by_wild else None,
+                _BY_WILD if shot.by_wild else None,
             )
         )
     if mode == "extermination" and len(result) > 1:
-        lines.append(Line(t("line.extermination")))
+        lines.append(_EXTERMINATION)
     return lines

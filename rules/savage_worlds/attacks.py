@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.dice import Die
+from rules.records import fast_init
 from rules.savage_worlds.sheet import Weapon
 from rules.savage_worlds.tables import COVER_MODIFIER, PRONE_COVER, RAISE, ROF_AMMO
 
 
+@fast_init
 @dataclass(frozen=True)
 class Shot:
     """One trait die of an attack (or the wild die that replaced it) and where it goes."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.dice import DiceSource, Die
 from rules.model import Line, t
+from rules.records import fast_init
 from rules.rolls import parse_expression, roll_die, roll_expression
 from rules.savage_worlds.sheet import Sheet, Weapon
 from rules.savage_worlds.state import Draft, drop_hold, is_held, wound_penalty
@@ -35,6 +36,7 @@ from rules.savage_worlds.traits import (
 )
 
 
+@fast_init
 @dataclass(frozen=True)
 class DamageRoll:
     dice: tuple[Die, ...]
@@ -73,6 +75,7 @@ def effective_toughness(sheet: Sheet, ap: int) -> int:
     return sheet.toughness - min(ap, sheet.armor)
 
 
+@fast_init
 @dataclass(frozen=True)
 class DamageResult:
     """'Éxito: aturdida. Si ya lo estaba, sufrirá una herida' — 'Aumento: una herida por cada'."""

@@ -48,6 +48,7 @@ class Draft:
         self._data: dict[str, Any] = {}
         self._states: dict[str, dict[str, Any]] = {}
         self._statuses: dict[str, set[str]] = {}
+        self._sheets: dict[str, Sheet] = {}
 
     # -- world data -------------------------------------------------------------
     def data(self, key: str, default: Any = None) -> Any:
@@ -65,16 +66,20 @@ class Draft:
         self._data[key] = value
 
     def next_id(self, prefix: str) -> str:
-        number = int(self.data("next_id", 0)) + 1
+        number = int(self.peek("next_id", 0)) + 1
         self.set_data("next_id", number)
         return f"{prefix}{number}"
 
     # -- actors -----------------------------------------------------------------
     def actor(self, actor_id: str) -> Actor:
-        return self.world.actor(actor_id)
+        actor = self.world.actors.get(actor_id)
+        return actor if actor is not None else self.world.actor(actor_id)  # refused there
 
     def sheet(self, actor_id: str) -> Sheet:
-        return parse_sheet(self.actor(actor_id).sheet)
+        sheet = self._sheets.get(actor_id)
+        if sheet is None:  # a draft never changes sheets: each is parsed (or found) once
+            sheet = self._sheets[actor_id] = parse_sheet(self.actor(actor_id).sheet)
+        return sheet
 
     def state(self, actor_id: str) -> Mapping[str, Any]:
         """The actor's state as this draft leaves it, to read (its values are not copies: use
@@ -90,6 +95,13 @@ class Draft:
             return copy_json(changed[key])
         state = self.actor(actor_id).state
         return copy_json(state[key]) if key in state else default
+
+    def read(self, actor_id: str, key: str, default: Any = None) -> Any:
+        """One key of :meth:`state`, to read only (not a copy)."""
+        changed = self._states.get(actor_id)
+        if changed is not None and key in changed:
+            return changed[key]
+        return self.actor(actor_id).state.get(key, default)
 
     def put(self, actor_id: str, **values: Any) -> None:
         self._states.setdefault(actor_id, {}).update(values)
@@ -154,8 +166,14 @@ def combat(draft: Draft) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _combat_view(draft: Draft) -> Mapping[str, Any]:
+    """The combat to read only (not a copy)."""
+    value = draft.peek(COMBAT, {})
+    return value if isinstance(value, Mapping) else {}
+
+
 def in_combat(draft: Draft) -> bool:
-    return bool(combat(draft).get("active", False))
+    return bool(_combat_view(draft).get("active", False))
 
 
 # -- the shared combat tracker (rules/tracker.py), read only ---------------------------
@@ -182,7 +200,7 @@ def is_held(draft: Draft, actor_id: str) -> bool:
     """On hold: the status, or a tracker hold the system has not seen yet (``holding``)."""
     if draft.has(actor_id, "on_hold"):
         return True
-    seen = combat(draft).get("holding", [])
+    seen = _combat_view(draft).get("holding", [])
     return actor_id in tracker_held(draft.world) and actor_id not in seen
 
 

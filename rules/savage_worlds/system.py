@@ -5,9 +5,11 @@ and the ``xcom`` variant. The bridge sees only this class; each action lives in 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from rules.dice import DiceError, DiceSource
+from rules.memo import by_identity
 from rules.model import (
     Action,
     Actor,
@@ -105,6 +107,12 @@ SETTINGS: tuple[Param, ...] = (
 )
 
 
+@by_identity()
+def _with_defaults(settings: JsonMap) -> Mapping[str, Any]:
+    """A world's settings over the defaults, merged once per settings object (read only)."""
+    return MappingProxyType({**{param.name: param.default for param in SETTINGS}, **settings})
+
+
 class SavageWorlds(RuleSystem):
     id: ClassVar[str] = "savage_worlds"
     names: ClassVar[Mapping[str, str]] = {"es": "Savage Worlds", "en": "Savage Worlds"}
@@ -161,7 +169,7 @@ class SavageWorlds(RuleSystem):
             raise RulesError(
                 "unknown_action", t("error.unknown_action", action=action.kind[:100]), "action"
             )
-        settings = {**self.default_settings(), **world.settings}
+        settings = _with_defaults(world.settings)
         try:
             return handler(world, action, dice, settings)
         except DiceError as problem:

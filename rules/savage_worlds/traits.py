@@ -7,11 +7,12 @@ catalogue) so a card can show each one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.dice import DiceSource, Die
 from rules.model import Line, Outcome, RulesError, Text, t
+from rules.records import fast_init
 from rules.rolls import roll_die
 from rules.savage_worlds.sheet import Sheet
 from rules.savage_worlds.state import Draft, in_combat, wound_penalty
@@ -30,12 +31,14 @@ from rules.savage_worlds.tables import (
 )
 
 
+@fast_init
 @dataclass(frozen=True)
 class Modifier:
     key: str
     value: int
 
 
+@fast_init
 @dataclass(frozen=True)
 class TraitDie:
     """Which die a trait rolls and the modifiers the sheet itself brings."""
@@ -112,46 +115,25 @@ def situation_modifiers(
     return tuple(mods)
 
 
+@fast_init
 @dataclass(frozen=True)
 class TraitResult:
+    """A trait roll. Everything after ``critical_failure_rule`` is read off the dice once, by
+    :func:`roll_trait_check` (cards and effects read each of them several times)."""
+
     trait: TraitDie
     die: Die
     wild: Die | None
     modifiers: tuple[Modifier, ...]
     tn: int
-    critical_failure_rule: bool = True
-
-    @property
-    def modifier(self) -> int:
-        return sum(m.value for m in self.modifiers)
-
-    @property
-    def kept_total(self) -> int:
-        if self.wild is not None and self.wild.total > self.die.total:
-            return self.wild.total
-        return self.die.total
-
-    @property
-    def total(self) -> int:
-        return self.kept_total + self.modifier
-
-    @property
-    def critical_failure(self) -> bool:
-        """Both dice show a natural 1 (Wild Cards only)."""
-        return (
-            self.critical_failure_rule
-            and self.wild is not None
-            and self.die.first == 1
-            and self.wild.first == 1
-        )
-
-    @property
-    def success(self) -> bool:
-        return not self.critical_failure and self.total >= self.tn
-
-    @property
-    def raises(self) -> int:
-        return (self.total - self.tn) // RAISE if self.success else 0
+    critical_failure_rule: bool
+    modifier: int = field(compare=False, repr=False)
+    kept_total: int = field(compare=False, repr=False)
+    total: int = field(compare=False, repr=False)
+    critical_failure: bool = field(compare=False, repr=False)
+    """Both dice show a natural 1 (Wild Cards only)."""
+    success: bool = field(compare=False, repr=False)
+    raises: int = field(compare=False, repr=False)
 
     @property
     def dice(self) -> tuple[Die, ...]:
@@ -174,7 +156,28 @@ def roll_trait_check(
     die = roll_die(dice, trait.die, role, explode=True)
     wild = roll_die(dice, WILD_DIE, "wild", explode=True) if wild_card else None
     mods = tuple(m for m in (*trait.modifiers, *modifiers) if m.value)
-    return TraitResult(trait, die, wild, mods, tn, critical_failure_rule)
+    modifier = sum(m.value for m in mods)
+    kept_total = die.total
+    if wild is not None and wild.total > kept_total:
+        kept_total = wild.total
+    total = kept_total + modifier
+    critical = critical_failure_rule and wild is not None and die.first == 1 and wild.first == 1
+    success = not critical and total >= tn
+    raises = (total - tn) // RAISE if success else 0
+    return TraitResult(
+        trait,
+        die,
+        wild,
+        mods,
+        tn,
+        critical_failure_rule,
+        modifier,
+        kept_total,
+        total,
+        critical,
+        success,
+        raises,
+    )
 
 
 def outcome(result: TraitResult) -> Outcome:

@@ -142,3 +142,20 @@ def test_split_pool() -> None:
 def test_rank_steps() -> None:
     assert Rank.MEDIAN.lower() is Rank.LOWEST and Rank.LOWEST.lower() is Rank.LOWEST
     assert Rank.MEDIAN.higher() is Rank.HIGHEST and Rank.HIGHEST.higher() is Rank.HIGHEST
+
+
+@pytest.mark.parametrize("rank", list(Rank))
+def test_every_throw_keeps_the_die_of_its_rank_first_of_equals(rank: Rank) -> None:
+    for first in range(1, 11):
+        for second in range(1, 11):
+            for third in range(1, 11):
+                faces = [first, second, third]
+                order = sorted(range(3), key=lambda i: faces[i])  # stable: ties keep the first
+                kept = order[rank.value]
+                again = [1, 2, 3] if faces[kept] == 10 else []  # a kept 10 throws once more
+                roll = roll_keep_of_3d10(ScriptedDice(faces + again), rank)
+                assert [d.kept for d in roll.dice[:3]] == [i == kept for i in range(3)]
+                assert [d.first for d in roll.dice] == faces + again
+                assert roll.natural == faces[kept] and len(roll.throws) == 1 + len(again) // 3
+                assert roll.above == sorted(faces)[min(2, rank.value + 1)]
+                assert roll.total == sum(roll.kept_faces)
