@@ -9,7 +9,8 @@ the world (``runtime.seq``), the last ``seq`` it has pushed to its own clients
   the world is still there (:class:`SeqConflict` otherwise, nothing written). On a
   conflict the process reloads the world from the store, pushes the events it had
   missed to its clients, and runs the request again (the idempotency lookup first,
-  so a request another process already applied answers with that event).
+  so a request another process already applied answers with that event), for up to
+  :data:`RACE_SECONDS`, with a few random milliseconds' pause after the third loss.
 * **Fan-out.** After a commit the process pushes to its own clients at once and
   publishes ``{world, seq, pushes}`` once on Redis through python-socketio's
   :class:`socketio.AsyncRedisManager` (a namespace no client joins). Every other
@@ -59,8 +60,9 @@ CHANNEL = "vtt-bridge"
 RACE_SECONDS = 10.0
 """How long a request keeps retrying lost races (another process wrote first) before
 the client is told ``store_error`` (transient: it retries with the same id). A count of
-attempts was not enough: 20 losses in a row happen under load when a rival process has
-two busy clients on the world and this one is slower to reload."""
+attempts was not enough: a process whose rival has two busy clients on the world lost
+up to 12 races in a row in the kill -9 test at load 8, and the old limit of 20 could
+answer ``store_error`` while PostgreSQL was up."""
 PENDING_PER_WORLD = 2000
 OUTBOX = 10_000
 
