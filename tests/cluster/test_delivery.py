@@ -51,7 +51,7 @@ async def test_a_notice_heard_during_a_delivery_is_delivered_too(
     try:
         assert (await gm.call("roll", {"id": rid(), **ROLL}))["seq"] == 1
         feed.heard(notice(1))
-        await entered.wait()  # the delivery read head 1 and is pushing it
+        await asyncio.wait_for(entered.wait(), 30)  # the delivery read head 1, pushes it
         assert (await gm.call("roll", {"id": rid(), **ROLL}))["seq"] == 2
         feed.heard(notice(2))
         release.set()
