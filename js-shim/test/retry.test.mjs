@@ -118,7 +118,9 @@ describe('retries against a frozen real server', () => {
     table.server.resume();
     assert.equal(ack.ok, false);
     assert.equal(ack.error.code, 'client_timeout');
-    assert.ok(took >= 750 && took < 3000, `took ${took} ms`);
+    // At least three 250 ms tries; the upper bound only says "gave up", roomy enough
+    // for a loaded machine (0.9 s nominal).
+    assert.ok(took >= 750 && took < 10000, `took ${took} ms`);
     // The three sends were buffered by the kernel: the server stores one event.
     const again = await gm.client.request('roll', { ...rollPayload(), id });
     assert.equal(again.ok, true, JSON.stringify(again));
