@@ -84,7 +84,7 @@ async def _churn(url: str, worlds: list[CreatedWorld], rounds: int, seed: int) -
 
 async def _back(url: str, auth: dict[str, object]) -> Client:
     """A client's reconnect loop: try, wait a little, try again (bounded)."""
-    deadline = time.monotonic() + pick(60, 300)
+    deadline = time.monotonic() + pick(90, 600)
     while True:
         try:
             return await connect(url, auth)
