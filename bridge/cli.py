@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import faulthandler
+import ipaddress
 import json
 import logging
 import signal
@@ -20,7 +21,7 @@ from bridge.store import AsyncStore, StoreError
 from bridge.store_api import Store, open_store
 from bridge.transport import exposure_warning
 from bridge.worlds import create_world
-from rules.dice import SeededDice
+from rules.dice import SeededDice, SystemDice
 from rules.registry import default_registry
 
 DEFAULT_DATA = Path("data")
@@ -58,6 +59,14 @@ class _SeededStream:
         return self._dice
 
 
+def _ip_address(text: str) -> str:
+    """An IP address for ``--trusted-proxy``, in canonical form."""
+    try:
+        return ipaddress.ip_address(text.strip("[]")).compressed
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
+
+
 async def serve(
     host: str,
     port: int,
@@ -69,6 +78,7 @@ async def serve(
     redis: str | None = None,
     poll_seconds: float = 1.0,
     world: WorldLimit = DEFAULT_WORLD,
+    trusted_proxies: frozenset[str] = frozenset(),
 ) -> None:
     registry = default_registry()
     store = AsyncStore(_store(data, sync, location))
@@ -83,17 +93,15 @@ async def serve(
         from bridge.cluster import ClusterFeed
 
         cluster = ClusterFeed(redis, poll_seconds=poll_seconds)
-    if dice_seed is None:
-        app = create_app(store, registry, rate_limit=limit, cluster=cluster, world_limit=world)
-    else:
-        app = create_app(
-            store,
-            registry,
-            dice_factory=_SeededStream(dice_seed),
-            rate_limit=limit,
-            cluster=cluster,
-            world_limit=world,
-        )
+    app = create_app(
+        store,
+        registry,
+        dice_factory=SystemDice if dice_seed is None else _SeededStream(dice_seed),
+        rate_limit=limit,
+        cluster=cluster,
+        world_limit=world,
+        trusted_proxies=trusted_proxies,
+    )
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -183,6 +191,15 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_WORLD.per_second,
         metavar="PER_SECOND",
         help="requests per second of one world's connections together (bursts of twice that)",
+    )
+    p_serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=_ip_address,
+        metavar="ADDRESS",
+        help="a reverse proxy's address whose X-Forwarded-For is believed (repeatable); the"
+        " wrong-token throttle then counts the client's address, not the proxy's",
     )
 
     p_world = sub.add_parser("world", help="manage worlds")
@@ -298,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.redis,
                     args.poll_seconds,
                     WorldLimit(args.world_connections, args.world_rate, args.world_rate * 2),
+                    frozenset(args.trusted_proxy),
                 )
             )
         except StoreError as exc:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
@@ -131,3 +132,35 @@ class WorldGuard:
             bucket = Bucket(RateLimit(self.limit.per_second, self.limit.burst))
             self._buckets[world_id] = bucket
         return bucket.take()
+
+
+def normal_address(text: str) -> str:
+    """``text`` as the canonical form of its IP address (``::ffff:10.0.0.1`` stays as
+    given), or unchanged when it is no IP address."""
+    try:
+        return ipaddress.ip_address(text.strip().strip("[]")).compressed
+    except ValueError:
+        return text.strip()
+
+
+def client_address(peer: str | None, forwarded_for: str | None, trusted: frozenset[str]) -> str:
+    """The address the wrong-token throttle counts a connection under.
+
+    The socket's peer, unless the peer is one of the operator's trusted proxies
+    (``serve --trusted-proxy``): then the right-most ``X-Forwarded-For`` entry that is
+    not itself a trusted proxy. Each proxy appends the address it saw, so anything to
+    the left of that entry may have been written by the client and is never used.
+    """
+    address = normal_address(peer) if peer else "unknown"
+    if address not in trusted or not forwarded_for:
+        return address
+    for hop in reversed(forwarded_for.split(",")[-MAX_FORWARDED_HOPS:]):
+        hop = normal_address(hop)
+        if hop and hop not in trusted:
+            return hop
+    return address
+
+
+MAX_FORWARDED_HOPS = 16
+"""X-Forwarded-For entries read at most (from the right): more proxies than this in
+front of the bridge is a misconfiguration, and a forged header cannot make us walk far."""

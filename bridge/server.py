@@ -34,6 +34,8 @@ from bridge.limits import (
     RateLimit,
     WorldGuard,
     WorldLimit,
+    client_address,
+    normal_address,
 )
 from bridge.pipeline import Flight, WorldPipe
 from bridge.render import Renderer
@@ -97,11 +99,13 @@ class Bridge:
         cluster: ClusterFeed | None = None,
         world_limit: WorldLimit = DEFAULT_WORLD,
         auth_limit: AuthLimit = DEFAULT_AUTH,
+        trusted_proxies: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
         self.cluster = cluster  # several processes on one shared store (bridge/cluster.py)
         self.world_guard = WorldGuard(world_limit)
         self.auth_throttle = AuthThrottle(auth_limit)
+        self.trusted_proxies = frozenset(normal_address(a) for a in trusted_proxies)
         self.registry = registry
         self.rate_limit = rate_limit
         self.dice_factory = dice_factory
@@ -168,7 +172,7 @@ class Bridge:
             self._refuse("unsupported_protocol", locale)
         if self.shutting_down:
             self._refuse("shutting_down", locale)
-        address = _address(environ)
+        address = self._address(environ)
         if self.auth_throttle.wait(address) > 0:
             self._refuse("auth_throttled", locale)
         try:
@@ -697,6 +701,14 @@ class Bridge:
                     await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
         return rendered
 
+    def _address(self, environ: dict[str, Any]) -> str:
+        """The client's address: the socket's peer (engine.io's REMOTE_ADDR is always
+        127.0.0.1 under aiohttp), or what a trusted proxy says it saw."""
+        request = environ.get("aiohttp.request")
+        remote = getattr(request, "remote", None)
+        forwarded = request.headers.get("X-Forwarded-For") if request is not None else None
+        return client_address(str(remote) if remote else None, forwarded, self.trusted_proxies)
+
     # -- lifecycle ------------------------------------------------------------
     async def drain(self) -> None:
         """Refuse new requests, then wait for those in progress to be written."""
@@ -709,14 +721,6 @@ class Bridge:
 BRIDGE_KEY = web.AppKey("bridge", Bridge)
 
 
-def _address(environ: dict[str, Any]) -> str:
-    """The client's address as the socket saw it (engine.io's REMOTE_ADDR is always
-    127.0.0.1 under aiohttp; proxies' X-Forwarded-For is not trusted)."""
-    request = environ.get("aiohttp.request")
-    remote = getattr(request, "remote", None)
-    return str(remote) if remote else "unknown"
-
-
 def create_app(
     store: AsyncStore,
     registry: Registry,
@@ -726,6 +730,7 @@ def create_app(
     cluster: ClusterFeed | None = None,
     world_limit: WorldLimit = DEFAULT_WORLD,
     auth_limit: AuthLimit = DEFAULT_AUTH,
+    trusted_proxies: frozenset[str] = frozenset(),
 ) -> web.Application:
     bridge = Bridge(
         store,
@@ -735,6 +740,7 @@ def create_app(
         cluster=cluster,
         world_limit=world_limit,
         auth_limit=auth_limit,
+        trusted_proxies=trusted_proxies,
     )
     app = web.Application()
     app[BRIDGE_KEY] = bridge

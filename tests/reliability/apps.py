@@ -38,6 +38,7 @@ async def limited_app(
     world: WorldLimit = DEFAULT_WORLD,
     auth: AuthLimit = DEFAULT_AUTH,
     system: str = "o3d10",
+    trusted_proxies: frozenset[str] = frozenset(),
 ) -> Limited:
     registry = default_registry()
     store = SQLiteStore(tmp_path / "bridge.sqlite3", synchronous="NORMAL")
@@ -53,6 +54,7 @@ async def limited_app(
         rate_limit=rate,
         world_limit=world,
         auth_limit=auth,
+        trusted_proxies=trusted_proxies,
     )
     server = await aiohttp_server(app, host="127.0.0.1")
     return Limited(str(server.make_url("/")), store, created, app)

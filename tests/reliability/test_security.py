@@ -221,6 +221,39 @@ async def test_repeated_wrong_tokens_are_throttled(tmp_path: Path, aiohttp_serve
     await client.close()
 
 
+@pytest.mark.parametrize("trusted", [frozenset(), frozenset({"127.0.0.1"})])
+async def test_behind_a_trusted_proxy_each_client_address_has_its_own_throttle(
+    tmp_path: Path, aiohttp_server: Any, trusted: frozenset[str]
+) -> None:
+    app = await limited_app(
+        tmp_path,
+        aiohttp_server,
+        auth=AuthLimit(burst=2, per_second=0.01),
+        trusted_proxies=trusted,
+    )
+    wrong = {**app.auth(), "token": "gm_guess"}
+    guesser = {"X-Forwarded-For": "203.0.113.7"}
+    for _ in range(2):
+        with pytest.raises(Refused):
+            await connect(app.url, wrong, headers=guesser)
+    with pytest.raises(Refused) as refused:
+        await connect(app.url, wrong, headers=guesser)
+    assert refused.value.data["code"] == "auth_throttled"
+    # Another player behind the same proxy (a forged left-most entry changes nothing).
+    player = {"X-Forwarded-For": "203.0.113.7, 198.51.100.4"}
+    if trusted:
+        client = await connect(app.url, app.auth(), headers=player)
+        assert client.welcome is not None
+        await client.close()
+        with pytest.raises(Refused) as refused:  # the guesser is still throttled
+            await connect(app.url, app.auth(), headers=guesser)
+        assert refused.value.data["code"] == "auth_throttled"
+    else:  # an untrusted peer's header is ignored: everyone shares the peer's bucket
+        with pytest.raises(Refused) as refused:
+            await connect(app.url, app.auth(), headers=player)
+        assert refused.value.data["code"] == "auth_throttled"
+
+
 @pytest.mark.parametrize(
     ("host", "warns"),
     [

@@ -83,7 +83,13 @@ class Refused(Exception):
         self.data = data
 
 
-async def connect(url: str, auth: Any, *, wait_welcome: bool = True) -> Client:
+async def connect(
+    url: str,
+    auth: Any,
+    *,
+    wait_welcome: bool = True,
+    headers: dict[str, str] | None = None,
+) -> Client:
     sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
     client = Client(sio)
     welcomed = asyncio.Event()
@@ -108,7 +114,14 @@ async def connect(url: str, auth: Any, *, wait_welcome: bool = True) -> Client:
     for name in ("chat_card", "token_status", "actor_update", "card_update", "combat_state"):
         sio.on(name, recorder(name), namespace=NS)
     try:
-        await sio.connect(url, namespaces=[NS], auth=auth, transports=["websocket"], wait_timeout=5)
+        await sio.connect(
+            url,
+            headers=headers or {},
+            namespaces=[NS],
+            auth=auth,
+            transports=["websocket"],
+            wait_timeout=5,
+        )
     except socketio.exceptions.ConnectionError:
         await sio.disconnect()
         if refusal:
