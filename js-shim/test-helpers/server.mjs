@@ -33,8 +33,8 @@ export async function createWorld(data, { name = 'Mesa de prueba', system = 'o3d
 }
 
 /** Starts `bridge serve`; resolves once it prints its listening line. */
-export async function startServer(data, { port = 0, diceSeed = null } = {}) {
-  const args = ['-m', 'bridge', 'serve', '--host', '127.0.0.1', '--port', String(port), '--data', data];
+export async function startServer(data, { port = 0, diceSeed = null, extraArgs = [] } = {}) {
+  const args = ['-m', 'bridge', 'serve', '--host', '127.0.0.1', '--port', String(port), '--data', data, ...extraArgs];
   // Seeded dice (FOR TESTS ONLY): the same requests give the same rolls.
   if (diceSeed !== null) args.push('--dice-seed', String(diceSeed));
   const child = spawn(python(), args, {

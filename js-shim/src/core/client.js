@@ -5,7 +5,7 @@ import { cleanPayload, PayloadError } from './clean.js';
 import { createEmitter } from './emitter.js';
 import { newRequestId } from './ids.js';
 import { clientError } from './messages.js';
-import { readRefusal } from './refusal.js';
+import { readRefusal, refusalDelay, TRANSIENT_REFUSALS } from './refusal.js';
 import { createSeqTracker } from './seq.js';
 
 export const PROTOCOL = 1;
@@ -64,6 +64,8 @@ export function createBridgeClient(options) {
   if (typeof io !== 'function') throw new TypeError('createBridgeClient needs `io` from socket.io-client');
   if (!parser) throw new TypeError('createBridgeClient needs the socket.io-msgpack-parser');
 
+  const reconnectionDelay = socketOptions.reconnectionDelay ?? 500;
+  const reconnectionDelayMax = socketOptions.reconnectionDelayMax ?? 5000;
   const events = createEmitter();
   const seqs = createSeqTracker(lastSeq);
   let state = 'connecting';
@@ -74,6 +76,8 @@ export function createBridgeClient(options) {
   let askedBacklog = false;
   let waiters = [];
   let closed = false;
+  let refusedInARow = 0; // transient refusals since the last welcome
+  let retryTimer = null;
 
   function setState(next, detail = {}) {
     state = next;
@@ -98,8 +102,8 @@ export function createBridgeClient(options) {
     transports: ['websocket'],
     parser,
     auth,
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 5000,
+    reconnectionDelay,
+    reconnectionDelayMax,
     ...socketOptions,
   });
 
@@ -109,6 +113,7 @@ export function createBridgeClient(options) {
 
   socket.on('welcome', (body) => {
     welcome = body;
+    refusedInARow = 0;
     generation += 1;
     seqs.welcome(body.seq, askedBacklog);
     ready = true;
@@ -132,7 +137,20 @@ export function createBridgeClient(options) {
 
   socket.on('connect_error', (error) => {
     const refused = readRefusal(error);
-    if (refused) {
+    if (refused && TRANSIENT_REFUSALS.has(refused.code) && !closed) {
+      // The server said "not now" (busy store, restart, full world, throttled): the
+      // manager does not retry a refusal by itself, so ask again after a backoff.
+      // Requests keep waiting (each until its own timeout).
+      refusal = refused;
+      const delay = refusalDelay(refusedInARow, reconnectionDelay, reconnectionDelayMax);
+      refusedInARow += 1;
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => {
+        retryTimer = null;
+        if (!closed && !socket.connected) socket.connect();
+      }, delay);
+      setState('reconnecting', { error: refused, retryInMs: delay });
+    } else if (refused) {
       refusal = refused;
       setState('refused', { error: refused });
       settleWaiters(false);
@@ -240,6 +258,7 @@ export function createBridgeClient(options) {
       if (closed) return;
       closed = true;
       ready = false;
+      clearTimeout(retryTimer);
       socket.close();
       settleWaiters(false);
       setState('closed', { reason: 'client' });
