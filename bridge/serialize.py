@@ -214,6 +214,16 @@ def _mapping_text(value: Mapping[str, Any]) -> str:
     return text
 
 
+def actor_text(actor: Actor) -> str:
+    """``dumps(actor_to_json(actor))``, remembered by the actor's identity."""
+    return _actor_text(actor)
+
+
+def mapping_text(value: Mapping[str, Any]) -> str:
+    """``dumps(dict(value))``, remembered by the mapping's identity."""
+    return _mapping_text(value)
+
+
 def world_json_text(world: World) -> str:
     """``dumps(world_to_json(world))`` (same JSON value), re-encoding only changed actors:
     the state snapshot written with every event was the store's largest CPU item."""
