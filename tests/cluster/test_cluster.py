@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import aiohttp
+import socketio
 
 from support.cluster import ROLL, Cluster, collect
 from support.live import Client, connect, rid
@@ -95,6 +96,7 @@ async def test_kill_9_of_a_process_under_load_loses_and_duplicates_nothing(
     seen: list[list[int]] = [[], [], []]
     total = asyncio.Event()
     clients: list[Client] = []
+    transient: list[str] = []
 
     async def player(index: int) -> None:
         node = cluster.nodes[index]
@@ -106,8 +108,14 @@ async def test_kill_9_of_a_process_under_load_loses_and_duplicates_nothing(
             while True:
                 try:
                     ack = await client.call("roll", payload, timeout=5)
+                    if ack.get("error", {}).get("code") == "store_error":
+                        # Transient by protocol (nothing applied): a real client (the JS
+                        # one) sends the same request again, and so does this one.
+                        transient.append(payload["id"])
+                        assert len(transient) <= 10, transient
+                        continue
                     break
-                except Exception:
+                except (TimeoutError, socketio.exceptions.SocketIOError):
                     # Our process died: go to another with the last seq we saw, and send
                     # the same request again (it may or may not have been written).
                     seen[index] += [
@@ -124,7 +132,8 @@ async def test_kill_9_of_a_process_under_load_loses_and_duplicates_nothing(
             acked[payload["id"]] = (ack["seq"], ack["cards"][0]["dice"])
             if len(acked) >= 20:
                 total.set()
-        seen[index] += await collect(client, 3 * per_client - len(seen[index]), timeout=20)
+        # Until every event is seen (the others may still be playing): a bound, not a pause.
+        seen[index] += await collect(client, 3 * per_client - len(seen[index]), timeout=60)
 
     async def killer() -> None:
         await total.wait()
@@ -157,10 +166,11 @@ async def test_a_whisper_reaches_its_player_on_another_process_only(cluster: Clu
         assert await collect(beto, 1) == [public["seq"]]  # never the whisper
         assert [name for name, _ in beto.drain() if name == "chat_card"] == []
         async with aiohttp.ClientSession() as session:
-            for _ in range(50):  # the count moves once Redis has answered node 0
+            deadline = asyncio.get_running_loop().time() + 20  # a bound for a loaded machine
+            while True:  # the count moves once Redis has answered node 0
                 async with session.get(cluster.nodes[0].url + "healthz") as response:
                     health = (await response.json())["cluster"]
-                if health["published"] == 2:
+                if health["published"] >= 2 or asyncio.get_running_loop().time() > deadline:
                     break
                 await asyncio.sleep(0.05)
         assert health["redis"] is True and health["published"] == 2

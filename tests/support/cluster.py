@@ -36,9 +36,13 @@ class Node:
         args += ["--dice-seed", str(seed), "--rate-limit", "0", "--poll-seconds", str(poll)]
         if redis:
             args += ["--redis", redis]
-        process = subprocess.Popen(
-            args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
+        logs = os.environ.get("VTT_TEST_NODE_LOGS")  # a folder: each process's log there
+        err: Any = subprocess.DEVNULL
+        if logs:
+            err = open(os.path.join(logs, f"node-{os.getpid()}-{time.monotonic_ns()}.log"), "w")  # noqa: SIM115
+        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=err, text=True)
+        if logs:
+            err.close()
         stdout: IO[str] | None = process.stdout
         assert stdout is not None
         line = stdout.readline()

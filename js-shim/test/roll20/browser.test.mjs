@@ -83,6 +83,8 @@ describe('the Roll20 userscript in a browser', () => {
 
   async function openPage(query, config) {
     const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    // Every wait below is on a condition; its bound is for a loaded 2-core machine.
+    context.setDefaultTimeout(CARD_WAIT_MS);
     const page = await context.newPage();
     page.on('pageerror', (error) => errors.push(`${config.user}: ${error.message}`));
     page.on('console', (msg) => {
@@ -138,7 +140,12 @@ describe('the Roll20 userscript in a browser', () => {
   }
 
   test('GM: a chat command posts a card, a card button its follow-up, a status reaches the Mod script', async () => {
-    const gm = await openPage({ mod: '1', player: '-Pgm' }, { token: table.world.gm_token, user: 'gm', name: 'Directora' });
+    // The Mod answers the ping within the page; the long bound only keeps a slow page
+    // from deciding "no Mod" before the answer is rendered.
+    const gm = await openPage(
+      { mod: '1', player: '-Pgm' },
+      { token: table.world.gm_token, user: 'gm', name: 'Directora', modTimeoutMs: 20000 },
+    );
     await gm.waitForSelector('body[data-vtt-mod="yes"]');
     await gm.waitForSelector('.vtt-notice:text("script Mod activo")');
 
