@@ -81,3 +81,10 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) js-shim/node_modules bridge/static/dist
+
+# The reliability campaign's long runs (docs/reliability.md): the same tests as in
+# `make test`, scaled up (kill -9 x25, 300 tables, a soak, 1000-example fuzzes).
+# Bounded: about 20 minutes here, and stopped after 30 whatever happens.
+.PHONY: chaos
+chaos: setup
+	VTT_CHAOS=1 timeout 1800 $(PY) -m pytest tests/reliability -q -s --durations=25

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 
 
@@ -19,3 +20,9 @@ def hash_token(token: str) -> str:
 
 def new_world_id() -> str:
     return "w_" + secrets.token_hex(8)
+
+
+def same_hash(stored: str, token_hash: str) -> bool:
+    """Constant-time comparison of two token hashes (a timing side channel reveals nothing
+    about how many leading characters matched)."""
+    return hmac.compare_digest(stored.encode("ascii"), token_hash.encode("ascii"))

@@ -73,7 +73,9 @@ class Bot:
 
     async def connect(self) -> None:
         auth = {"token": self.token, "user": self.user, "name": self.user, "protocol": 1}
-        await self.sio.connect(self.url, namespaces=[NS], auth=auth, transports=["websocket"])
+        await self.sio.connect(
+            self.url, namespaces=[NS], auth=auth, transports=["websocket"], wait_timeout=15
+        )
         await asyncio.wait_for(self._welcomed.wait(), 10)
 
     async def request(self, stats: BotStats, event: str, payload: dict[str, Any]) -> Any:

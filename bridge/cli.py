@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import faulthandler
+import ipaddress
 import json
 import logging
 import signal
@@ -14,12 +15,13 @@ from typing import Any
 
 from aiohttp import web
 
-from bridge.limits import RateLimit
+from bridge.limits import DEFAULT_WORLD, RateLimit, WorldLimit
 from bridge.server import create_app
 from bridge.store import AsyncStore, StoreError
 from bridge.store_api import Store, open_store
+from bridge.transport import exposure_warning
 from bridge.worlds import create_world
-from rules.dice import SeededDice
+from rules.dice import SeededDice, SystemDice
 from rules.registry import default_registry
 
 DEFAULT_DATA = Path("data")
@@ -57,6 +59,14 @@ class _SeededStream:
         return self._dice
 
 
+def _ip_address(text: str) -> str:
+    """An IP address for ``--trusted-proxy``, in canonical form."""
+    try:
+        return ipaddress.ip_address(text.strip("[]")).compressed
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
+
+
 async def serve(
     host: str,
     port: int,
@@ -67,25 +77,31 @@ async def serve(
     location: str | None = None,
     redis: str | None = None,
     poll_seconds: float = 1.0,
+    world: WorldLimit = DEFAULT_WORLD,
+    trusted_proxies: frozenset[str] = frozenset(),
 ) -> None:
     registry = default_registry()
     store = AsyncStore(_store(data, sync, location))
     limit = RateLimit(rate, rate * 2)
+    if rate <= 0:  # benchmarks: no rate or count limits at all
+        world = WorldLimit(0, 0.0, 0.0)
+    warning = exposure_warning(host)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     cluster = None
     if _is_postgres(location):
         from bridge.cluster import ClusterFeed
 
         cluster = ClusterFeed(redis, poll_seconds=poll_seconds)
-    if dice_seed is None:
-        app = create_app(store, registry, rate_limit=limit, cluster=cluster)
-    else:
-        app = create_app(
-            store,
-            registry,
-            dice_factory=_SeededStream(dice_seed),
-            rate_limit=limit,
-            cluster=cluster,
-        )
+    app = create_app(
+        store,
+        registry,
+        dice_factory=SystemDice if dice_seed is None else _SeededStream(dice_seed),
+        rate_limit=limit,
+        cluster=cluster,
+        world_limit=world,
+        trusted_proxies=trusted_proxies,
+    )
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -159,7 +175,31 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=50.0,
         metavar="PER_SECOND",
-        help="requests per second per connection (bursts of twice that); 0 switches it off",
+        help="requests per second per connection (bursts of twice that); 0 switches every"
+        " rate and connection limit off (benchmarks)",
+    )
+    p_serve.add_argument(
+        "--world-connections",
+        type=int,
+        default=DEFAULT_WORLD.max_connections,
+        metavar="N",
+        help="open connections per world (world_full past that); 0: no limit",
+    )
+    p_serve.add_argument(
+        "--world-rate",
+        type=float,
+        default=DEFAULT_WORLD.per_second,
+        metavar="PER_SECOND",
+        help="requests per second of one world's connections together (bursts of twice that)",
+    )
+    p_serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=_ip_address,
+        metavar="ADDRESS",
+        help="a reverse proxy's address whose X-Forwarded-For is believed (repeatable); the"
+        " wrong-token throttle then counts the client's address, not the proxy's",
     )
 
     p_world = sub.add_parser("world", help="manage worlds")
@@ -276,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
                     args.store,
                     args.redis,
                     args.poll_seconds,
+                    WorldLimit(args.world_connections, args.world_rate, args.world_rate * 2),
+                    frozenset(args.trusted_proxy),
                 )
             )
         except StoreError as exc:

@@ -24,12 +24,24 @@ from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
 from bridge.engine import Accepted, Rejected, Session, process
-from bridge.limits import DEFAULT_RATE, Bucket, RateLimit
+from bridge.limits import (
+    DEFAULT_AUTH,
+    DEFAULT_RATE,
+    DEFAULT_WORLD,
+    AuthLimit,
+    AuthThrottle,
+    Bucket,
+    RateLimit,
+    WorldGuard,
+    WorldLimit,
+    client_address,
+    normal_address,
+)
 from bridge.pipeline import Flight, WorldPipe
 from bridge.render import Renderer
 from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
-from bridge.transport import UncompressedWebSocket, VttServer
+from bridge.transport import UncompressedWebSocket, VttServer, disconnect_all, wait_writable
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.errors import error_message
 from protocol.v1.limits import check_payload
@@ -85,9 +97,15 @@ class Bridge:
         dice_factory: Callable[[], DiceSource] = SystemDice,
         rate_limit: RateLimit = DEFAULT_RATE,
         cluster: ClusterFeed | None = None,
+        world_limit: WorldLimit = DEFAULT_WORLD,
+        auth_limit: AuthLimit = DEFAULT_AUTH,
+        trusted_proxies: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
         self.cluster = cluster  # several processes on one shared store (bridge/cluster.py)
+        self.world_guard = WorldGuard(world_limit)
+        self.auth_throttle = AuthThrottle(auth_limit)
+        self.trusted_proxies = frozenset(normal_address(a) for a in trusted_proxies)
         self.registry = registry
         self.rate_limit = rate_limit
         self.dice_factory = dice_factory
@@ -154,11 +172,17 @@ class Bridge:
             self._refuse("unsupported_protocol", locale)
         if self.shutting_down:
             self._refuse("shutting_down", locale)
+        address = self._address(environ)
+        if self.auth_throttle.wait(address) > 0:
+            self._refuse("auth_throttled", locale)
         try:
             found = await self.store.run(self.store.sync.find_token, hash_token(parsed.token))
             if found is None:
+                self.auth_throttle.failed(address)
                 self._refuse("bad_token", locale)
             world_id, role = found
+            if self.world_guard.full(world_id):
+                self._refuse("world_full", locale)
             runtime = await self.runtime(world_id)
         except StoreError:  # the database is away: say so, the client retries later
             log.exception("store unavailable while connecting")
@@ -168,6 +192,7 @@ class Bridge:
         self.connections[sid] = Connection(
             world_id, session, parsed.last_seq, bucket=Bucket(self.rate_limit)
         )
+        self.world_guard.joined(world_id)
         self.sio.start_background_task(self._welcome, sid)
 
     def _refuse(self, code: str, locale: str) -> NoReturn:
@@ -236,9 +261,12 @@ class Bridge:
                     if not rows:
                         break
                     used = await self._used(world.id, rows)
+                    eio_sid = self.sio.manager.eio_sid_from_sid(sid, NAMESPACE)
                     for row in rows:
                         if row.seq > runtime.seq:
                             break  # written since by another process: it comes live
+                        if not await wait_writable(self.sio.eio, eio_sid):
+                            return  # the client stopped reading: it was cut off
                         for name, body in self._render_pushes(
                             runtime, row.seq, row.pushes, session, used
                         ):
@@ -292,6 +320,7 @@ class Bridge:
         conn = self.connections.pop(sid, None)
         if conn is None:
             return
+        self.world_guard.left(conn.world_id)
         runtime = self.worlds.get(conn.world_id)
         if runtime is not None:
             key = (conn.session.role, conn.session.locale)
@@ -327,6 +356,8 @@ class Bridge:
             return self._error("bad_auth", locale)
         if not conn.bucket.take():
             return self._error("rate_limited", locale)
+        if not self.world_guard.take(conn.world_id):
+            return self._error("world_rate_limited", locale)
         request = parse_request(event, args)
         if isinstance(request, ParseError):
             return self._error(request.code, locale, request.field)
@@ -670,6 +701,14 @@ class Bridge:
                     await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
         return rendered
 
+    def _address(self, environ: dict[str, Any]) -> str:
+        """The client's address: the socket's peer (engine.io's REMOTE_ADDR is always
+        127.0.0.1 under aiohttp), or what a trusted proxy says it saw."""
+        request = environ.get("aiohttp.request")
+        remote = getattr(request, "remote", None)
+        forwarded = request.headers.get("X-Forwarded-For") if request is not None else None
+        return client_address(str(remote) if remote else None, forwarded, self.trusted_proxies)
+
     # -- lifecycle ------------------------------------------------------------
     async def drain(self) -> None:
         """Refuse new requests, then wait for those in progress to be written."""
@@ -689,9 +728,19 @@ def create_app(
     dice_factory: Callable[[], DiceSource] = SystemDice,
     rate_limit: RateLimit = DEFAULT_RATE,
     cluster: ClusterFeed | None = None,
+    world_limit: WorldLimit = DEFAULT_WORLD,
+    auth_limit: AuthLimit = DEFAULT_AUTH,
+    trusted_proxies: frozenset[str] = frozenset(),
 ) -> web.Application:
     bridge = Bridge(
-        store, registry, dice_factory=dice_factory, rate_limit=rate_limit, cluster=cluster
+        store,
+        registry,
+        dice_factory=dice_factory,
+        rate_limit=rate_limit,
+        cluster=cluster,
+        world_limit=world_limit,
+        auth_limit=auth_limit,
+        trusted_proxies=trusted_proxies,
     )
     app = web.Application()
     app[BRIDGE_KEY] = bridge
@@ -719,8 +768,7 @@ def create_app(
         await bridge.drain()
         if cluster is not None:
             await cluster.stop()
-        if bridge.sio.eio.sockets:
-            await bridge.sio.eio.disconnect()
+        await disconnect_all(bridge.sio.eio)  # a client that stopped reading cannot hold it
         await bridge.sio.shutdown()
 
     async def on_cleanup(app: web.Application) -> None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from bridge.store_api import Store
 
+from bridge.auth import same_hash
 from bridge.serialize import dumps
 
 T = TypeVar("T")
@@ -238,14 +239,23 @@ class SQLiteStore:
         return None if r is None or r[0] is None else json.loads(r[0])
 
     def find_token(self, token_hash: str) -> tuple[str, str] | None:
-        """The world and role (``gm`` or ``player``) a token hash opens."""
+        """The world and role (``gm`` or ``player``) a token hash opens.
+
+        The index finds the candidate row; the hashes are then compared in constant time
+        (:func:`bridge.auth.same_hash`)."""
         with self._lock:
             r = self._db.execute(
-                "SELECT id, CASE WHEN gm_token_hash = ? THEN 'gm' ELSE 'player' END FROM worlds"
+                "SELECT id, gm_token_hash, player_token_hash FROM worlds"
                 " WHERE gm_token_hash = ? OR player_token_hash = ?",
-                (token_hash, token_hash, token_hash),
+                (token_hash, token_hash),
             ).fetchone()
-        return None if r is None else (r[0], r[1])
+        if r is None:
+            return None
+        if same_hash(r[1], token_hash):
+            return (r[0], "gm")
+        if same_hash(r[2], token_hash):
+            return (r[0], "player")
+        return None
 
     # -- events -----------------------------------------------------------------
     _EVENT_COLUMNS = (

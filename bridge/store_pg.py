@@ -31,6 +31,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import psycopg
 
+from bridge.auth import same_hash
 from bridge.store import EventRow, NewEvent, SeqConflict, StoreError, WorldRow
 
 MIGRATIONS = Path(__file__).parent / "migrations" / "postgresql"
@@ -268,11 +269,17 @@ class PgStore:
     def find_token(self, token_hash: str) -> tuple[str, str] | None:
         with self._session() as conn:
             r = conn.execute(
-                "SELECT id, CASE WHEN gm_token_hash = %s THEN 'gm' ELSE 'player' END"
+                "SELECT id, gm_token_hash, player_token_hash"
                 " FROM worlds WHERE gm_token_hash = %s OR player_token_hash = %s",
-                (token_hash, token_hash, token_hash),
+                (token_hash, token_hash),
             ).fetchone()
-        return None if r is None else (r[0], r[1])
+        if r is None:
+            return None
+        if same_hash(r[1], token_hash):  # constant-time, as in the SQLite store
+            return (r[0], "gm")
+        if same_hash(r[2], token_hash):
+            return (r[0], "player")
+        return None
 
     # -- events -----------------------------------------------------------------
     @_once_more

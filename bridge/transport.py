@@ -2,20 +2,98 @@
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
+import logging
 from typing import Any
 
+import engineio
 import socketio
 from aiohttp import web
 from engineio.async_drivers import aiohttp as eio_aiohttp
 
+log = logging.getLogger("vtt_bridge.transport")
+
+OUTGOING_LIMIT = 2000
+"""Packets waiting to be written to one socket before it counts as stalled and is cut off.
+A reading client's queue stays near empty (its writer task drains it as fast as TCP
+allows); the backlog sent on reconnect waits for the queue to drain (:func:`wait_writable`)."""
+SEND_TIMEOUT = 15.0
+"""Seconds one websocket frame may wait for the client's TCP window: past that the client
+is not reading and its connection is aborted."""
+CLOSE_GRACE = 5.0
+"""Seconds a shutdown waits for sockets to flush before aborting the stalled ones."""
+
+
+_CLOSING: set[asyncio.Future[Any]] = set()
+
+
+class OutgoingQueue(asyncio.Queue[Any]):
+    """engine.io's per-socket queue of packets to send, bounded.
+
+    engine.io queues every packet for a socket in an unbounded ``asyncio.Queue`` that its
+    writer task empties into the websocket; a client that stops reading blocks the writer
+    (aiohttp waits for the TCP window) and the queue grows with every push to its room,
+    without limit (found by tests/reliability/test_slow_client.py). Here the queue
+    refuses to grow past ``limit``: the socket is cut off instead (``on_overflow``), and
+    nothing is silently dropped from a connection that stays open.
+    """
+
+    def __init__(self, server: Any, limit: int) -> None:
+        super().__init__()
+        self.server = server
+        self.limit = limit
+        self.overflowed = False
+
+    def put_nowait(self, item: Any) -> None:
+        # ``None`` is engine.io's "stop the writer" signal: always let it through.
+        if item is not None and (self.overflowed or self.qsize() >= self.limit):
+            if not self.overflowed:
+                self.overflowed = True
+                self._cut_off()
+            return
+        super().put_nowait(item)
+
+    def _cut_off(self) -> None:
+        for sid, sock in list(self.server.sockets.items()):
+            if sock.queue is self:
+                log.warning(
+                    "socket %s stopped reading (%d packets queued): cut off", sid, self.limit
+                )
+                abort = getattr(sock, "vtt_abort", None)
+                if abort is not None:
+                    abort()
+                else:
+                    task = asyncio.ensure_future(sock.close(wait=False, abort=True))
+                    _CLOSING.add(task)
+                    task.add_done_callback(_CLOSING.discard)
+                return
+
+
+class VttEngineServer(engineio.AsyncServer):  # type: ignore[misc]
+    """engine.io with bounded per-socket outgoing queues."""
+
+    outgoing_limit = OUTGOING_LIMIT
+
+    def create_queue(self, *args: Any, **kwargs: Any) -> asyncio.Queue[Any]:
+        if args or kwargs:
+            return asyncio.Queue(*args, **kwargs)
+        return OutgoingQueue(self, self.outgoing_limit)
+
 
 class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
-    """engine.io's aiohttp websocket without per-message deflate.
+    """engine.io's aiohttp websocket without per-message deflate, and with a deadline.
 
     aiohttp compresses every frame when the client offers it and engine.io has no
     switch; for our small frames that cost 13-32 % throughput and ~90 kB per
     connection on this machine (ARCHITECTURE.md).
+
+    A frame that cannot be written for ``SEND_TIMEOUT`` seconds means the client stopped
+    reading: the connection is aborted. Without this, engine.io's writer task waits on the
+    TCP window forever, and so does the server's shutdown (it waits for that writer).
     """
+
+    send_timeout = SEND_TIMEOUT
 
     async def __call__(self, environ: dict[str, Any]) -> web.WebSocketResponse:
         request = environ["aiohttp.request"]
@@ -24,21 +102,146 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         )
         await self._sock.prepare(request)
         self.environ = environ
-        await self.handler(self)
+        self._transport = request.transport
+        owner = getattr(self.handler, "__self__", None)
+        if owner is not None:
+            owner.vtt_abort = self.abort
+        try:
+            await self.handler(self)
+        except Exception as exc:
+            log.info("websocket ended with %s", type(exc).__name__)
+        finally:
+            # engine.io's handler can end past its own cleanup (closing the websocket
+            # failed or was cancelled when the client vanished): the socket then stayed
+            # registered and counted as connected, for good (found by
+            # tests/reliability/test_bad_input.py). Close it here in any case.
+            if owner is not None:
+                if not owner.closed:
+                    await owner.close(
+                        wait=False, abort=True, reason=owner.server.reason.TRANSPORT_CLOSE
+                    )
+                owner.server.sockets.pop(owner.sid, None)
         return self._sock
+
+    def abort(self) -> None:
+        transport = getattr(self, "_transport", None)
+        if transport is not None:
+            transport.abort()
+
+    async def wait(self) -> Any:
+        """The next frame. A text frame that is no engine.io packet (empty, or not starting
+        with a packet type digit) made engine.io's handler raise outside its cleanup: the
+        socket stayed registered forever, its connection counted, its writer task waiting
+        (found by tests/reliability/test_bad_input.py). Now it ends the connection cleanly.
+        """
+        data = await super().wait()
+        if isinstance(data, str) and (not data or data[0] not in "0123456"):
+            # (a type past 6 also made engine.io log a traceback for each such frame)
+            raise OSError("not an engine.io packet")
+        if isinstance(data, str) and data[:1] == "1":
+            # engine.io CLOSE: engine.io marked the socket closed but kept the websocket
+            # open and silently ignored whatever came next, so a client never got an
+            # answer again. The websocket ends here, as the packet asks.
+            raise OSError("the client closed the session")
+        return data
+
+    async def send(self, message: Any) -> None:
+        try:
+            await asyncio.wait_for(super().send(message), self.send_timeout)
+        except TimeoutError:
+            log.warning("a client did not read for %.0f s: connection aborted", self.send_timeout)
+            self.abort()
+            raise
+
+
+async def wait_writable(eio: Any, eio_sid: str | None, low: int = 200) -> bool:
+    """Before sending more to one socket (a long backlog), wait until its queue is short.
+
+    False when the socket is gone or did not drain within ``SEND_TIMEOUT``."""
+    waited = 0.0
+    while True:
+        sock = eio.sockets.get(eio_sid) if eio_sid is not None else None
+        if sock is None or sock.closed:
+            return False
+        if sock.queue.qsize() <= low:
+            return True
+        if waited > SEND_TIMEOUT:
+            return False
+        await asyncio.sleep(0.01)
+        waited += 0.01
+
+
+async def disconnect_all(eio: Any, grace: float = CLOSE_GRACE) -> None:
+    """Close every socket (a CLOSE packet, the disconnect handlers), give the clients
+    ``grace`` seconds to go, then abort what is left. engine.io's own ``disconnect()``
+    waits for every socket's queue to empty, with no deadline."""
+    sockets = list(eio.sockets.values())
+    for sock in sockets:
+        if not sock.closed:
+            await sock.close(wait=False, abort=False)
+    waited = 0.0
+    while waited < grace and any(s.sid in eio.sockets for s in sockets):
+        await asyncio.sleep(0.02)
+        waited += 0.02
+    for sock in sockets:
+        abort = getattr(sock, "vtt_abort", None)
+        if abort is not None and sock.sid in eio.sockets:
+            abort()
+    eio.sockets = {}
 
 
 class VttServer(socketio.AsyncServer):  # type: ignore[misc]
     """python-socketio routes a client *event* named ``connect`` or ``disconnect`` to
     the connection handlers (found by the fuzz test: a fake ``connect`` raised and
     never acked, a fake ``disconnect`` dropped the session). Such events go to the
-    catch-all handler instead, which answers ``unknown_event``."""
+    catch-all handler instead, which answers ``unknown_event``.
+
+    Its engine.io server is :class:`VttEngineServer` (bounded outgoing queues)."""
 
     RESERVED = frozenset({"connect", "connect_error", "disconnect"})
+
+    def _engineio_server_class(self) -> type[engineio.AsyncServer]:
+        return VttEngineServer
+
+    async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
+        """A packet socket.io cannot decode (bad msgpack, an integer map key, an unknown
+        packet type) used to be dropped with a logged traceback and no answer, so the client
+        waited forever (found by tests/reliability/test_bad_input.py). Now the connection is
+        closed at once: the client sees the disconnect instead of waiting."""
+        try:
+            await super()._handle_eio_message(eio_sid, data)
+        except Exception as exc:
+            log.warning("malformed packet (%s): connection closed", type(exc).__name__)
+            sock = self.eio.sockets.get(eio_sid)
+            if sock is not None:
+                await sock.close(wait=False, abort=False)
+                abort = getattr(sock, "vtt_abort", None)
+                if abort is not None:
+                    asyncio.get_running_loop().call_later(1.0, abort)
 
     async def _handle_event_internal(
         self, server: Any, sid: str, eio_sid: str, data: list[Any], namespace: str, id: Any
     ) -> None:
-        if data and data[0] in self.RESERVED:
+        if not data or not isinstance(data[0], str):
+            # No event name, or one that is not text (a map, a number): the catch-all
+            # answers unknown_event. It used to raise before any handler (found by
+            # tests/reliability/test_bad_input.py) and the client waited for its ack.
+            data = ["invalid:event", *data[1:]]
+        elif data[0] in self.RESERVED:
             data = [f"reserved:{data[0]}", *data[1:]]
         await super()._handle_event_internal(server, sid, eio_sid, data, namespace, id)
+
+
+def exposure_warning(host: str) -> str | None:
+    """What ``serve`` prints when told to listen beyond this machine (None on loopback)."""
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if loopback:
+        return None
+    return (
+        f"WARNING: vtt-bridge is listening on {host}, reachable from other machines. "
+        "Anyone who can reach it can try tokens; serve it behind a TLS reverse proxy "
+        "(wss://), keep the data directory private, and see README.md, Security."
+    )

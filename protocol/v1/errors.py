@@ -63,6 +63,18 @@ ERRORS: Mapping[str, tuple[str, str]] = {
         "The server is shutting down; try again in a moment.",
     ),
     "rate_limited": ("Demasiadas peticiones; espera un poco.", "Too many requests; slow down."),
+    "world_rate_limited": (
+        "Esta mesa envía demasiadas peticiones; espera un poco.",
+        "This table is sending too many requests; slow down.",
+    ),
+    "world_full": (
+        "Esta mesa tiene demasiadas conexiones abiertas.",
+        "This table has too many open connections.",
+    ),
+    "auth_throttled": (
+        "Demasiados tokens incorrectos desde esta dirección; espera un poco.",
+        "Too many wrong tokens from this address; wait a moment.",
+    ),
     "internal_error": (
         "Error interno; no se aplicó nada.",
         "Internal error; nothing was applied.",

@@ -13,7 +13,7 @@ import pytest
 import socketio
 from aiohttp import web
 
-from bridge.limits import RateLimit
+from bridge.limits import RateLimit, WorldLimit
 from bridge.server import BRIDGE_KEY, create_app
 from bridge.store import AsyncStore, SQLiteStore
 from bridge.worlds import CreatedWorld, create_world
@@ -23,6 +23,8 @@ from rules.registry import Registry, default_registry
 NS = "/vtt"
 TESTS_RATE = RateLimit(10_000, 10_000)
 """Tests fire requests as fast as they can; the limit itself is tested on its own."""
+TESTS_WORLD = WorldLimit(0, 0.0, 0.0)
+"""Likewise the per-world limits (tests/reliability/test_limits.py tests them)."""
 
 
 class DiceQueue:
@@ -81,7 +83,13 @@ class Refused(Exception):
         self.data = data
 
 
-async def connect(url: str, auth: Any, *, wait_welcome: bool = True) -> Client:
+async def connect(
+    url: str,
+    auth: Any,
+    *,
+    wait_welcome: bool = True,
+    headers: dict[str, str] | None = None,
+) -> Client:
     sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
     client = Client(sio)
     welcomed = asyncio.Event()
@@ -106,7 +114,14 @@ async def connect(url: str, auth: Any, *, wait_welcome: bool = True) -> Client:
     for name in ("chat_card", "token_status", "actor_update", "card_update", "combat_state"):
         sio.on(name, recorder(name), namespace=NS)
     try:
-        await sio.connect(url, namespaces=[NS], auth=auth, transports=["websocket"], wait_timeout=5)
+        await sio.connect(
+            url,
+            headers=headers or {},
+            namespaces=[NS],
+            auth=auth,
+            transports=["websocket"],
+            wait_timeout=5,
+        )
     except socketio.exceptions.ConnectionError:
         await sio.disconnect()
         if refusal:
@@ -172,6 +187,7 @@ class Env:
             self.registry,
             dice_factory=self.dice.next,
             rate_limit=TESTS_RATE,
+            world_limit=TESTS_WORLD,
         )
         self.server = await self.factory(app, host="127.0.0.1")
         self.app = app
@@ -222,7 +238,13 @@ async def make_env(
         actors=tuple(actors) if actors is not None else system.sample_actors(),
     )
     dice = DiceQueue()
-    app = create_app(AsyncStore(store), registry, dice_factory=dice.next, rate_limit=TESTS_RATE)
+    app = create_app(
+        AsyncStore(store),
+        registry,
+        dice_factory=dice.next,
+        rate_limit=TESTS_RATE,
+        world_limit=TESTS_WORLD,
+    )
     server = await aiohttp_server(app, host="127.0.0.1")
     env = Env(str(server.make_url("/")), created, dice, store, app)
     env.server, env.registry, env.factory = server, registry, aiohttp_server

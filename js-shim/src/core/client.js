@@ -12,7 +12,7 @@ export const PROTOCOL = 1;
 export const NAMESPACE = '/vtt';
 
 /** Server codes meaning "nothing was applied, try again later". */
-const TRANSIENT = new Set(['store_error', 'shutting_down', 'rate_limited']);
+const TRANSIENT = new Set(['store_error', 'shutting_down', 'rate_limited', 'world_rate_limited']);
 
 const PUSHES = [
   ['chat_card', 'card'],
