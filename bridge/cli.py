@@ -280,7 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     p_bench.add_argument("--quick", action="store_true", help="a short smoke run")
     p_bench.add_argument("--json", type=Path, default=None, help="also write the figures here")
     p_bench.add_argument(
-        "--only", default=None, help="only the network rows whose scenario contains this text"
+        "--only",
+        default=None,
+        help="only the network rows whose scenario contains this text; 'core': the rules core alone",
     )
 
     p_demo = sub.add_parser("demo", help="create (once) a demo world per system")

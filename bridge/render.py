@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import re
 import string
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from html import escape as html_escape
 from typing import Any
 
-from bridge.serialize import actor_from_json, param_to_json, text_to_json
+from bridge.serialize import (
+    actor_from_json,
+    actor_text,
+    dumps,
+    mapping_text,
+    param_to_json,
+    text_to_json,
+)
 from rules import tracker
 from rules.i18n import lookup
 from rules.model import Actor, RulesError, World, t
@@ -23,6 +31,7 @@ from rules.system import Button, RuleSystem
 Catalogue = Mapping[str, Mapping[str, str]]
 _CLASS_SAFE = re.compile(r"[^a-z0-9_-]")
 _MEMO_LIMIT = 8192  # texts are catalogue keys; the bound only guards against a runaway
+_ACTOR_VIEWS = 1024  # rendered actors remembered per renderer (one per system), oldest out first
 
 
 def _escape(value: str) -> str:
@@ -149,6 +158,7 @@ class Renderer:
         self._texts = JsonTexts(self.catalogue)
         self._asks: dict[tuple[int, str], tuple[Param, dict[str, Any]]] = {}
         self._dice_html: dict[tuple[Any, ...], str] = {}
+        self._actor_views: OrderedDict[tuple[str, str, str, str], dict[str, Any]] = OrderedDict()
 
     def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
         if raw is None:
@@ -394,6 +404,38 @@ class Renderer:
         }
 
     def actor(self, world: World, actor: Actor, locale: str, role: str = "gm") -> dict[str, Any]:
+        return self._actor_view(world, actor, actor_text(actor), locale, role)
+
+    def _actor_view(
+        self, world: World, actor: Actor, text: str, locale: str, role: str
+    ) -> dict[str, Any]:
+        """``actor`` as a ``role`` connection in ``locale`` sees it; ``text`` is the
+        actor's JSON text (the same text always means the same actor).
+
+        A visible actor's view depends only on the actor, the world's settings and
+        the world's data (``RuleSystem.buttons`` promises it for the buttons; the
+        rest reads the actor alone) and not on the role, so it is remembered keyed by
+        the JSON text of those three and the locale: an ``actor_update`` rendered
+        for several rooms, a welcome after another actor changed, or an undo back to
+        a state already shown render nothing again. The texts of a world's settings
+        and data are remembered by identity (the state snapshot encodes them anyway).
+        Views are only ever encoded, never changed, so one dict is shared.
+        """
+        if actor.hidden and role != "gm":
+            return self._render_actor(world, actor, locale, role)
+        key = (locale, text, mapping_text(world.settings), mapping_text(world.data))
+        views = self._actor_views
+        view = views.get(key)
+        if view is not None:
+            views.move_to_end(key)
+            return view
+        view = self._render_actor(world, actor, locale, role)
+        views[key] = view
+        if len(views) > _ACTOR_VIEWS:
+            views.popitem(last=False)
+        return view
+
+    def _render_actor(self, world: World, actor: Actor, locale: str, role: str) -> dict[str, Any]:
         if actor.hidden and role != "gm":
             return {
                 "id": actor.id,
@@ -605,11 +647,11 @@ class Renderer:
     ) -> dict[str, Any]:
         if "removed" in push:
             return {"seq": seq, "world": world.id, "actor": None, "removed": push["removed"]}
-        actor = actor_from_json(push["actor"])
+        raw = push["actor"]
         return {
             "seq": seq,
             "world": world.id,
-            "actor": self.actor(world, actor, locale, role),
+            "actor": self._actor_view(world, actor_from_json(raw), dumps(raw), locale, role),
             "removed": None,
         }
 

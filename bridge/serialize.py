@@ -15,9 +15,24 @@ from rules.dice import Die
 from rules.model import Actor, Card, FollowUp, Section, Text, TextParam, World
 from rules.params import Param
 
+_TEXT_JSON: OrderedDict[int, tuple[Text, dict[str, Any]]] = OrderedDict()
+_TEXT_JSON_SIZE = 8192
+
 
 def text_to_json(text: Text) -> dict[str, Any]:
-    return {"key": text.key, "params": {k: _param_to_json(v) for k, v in text.params.items()}}
+    """A text's JSON form, remembered by the text's identity: the rules share frozen
+    texts (ranks, outcomes, skill names, card lines) between results, and the JSON is
+    only ever read or encoded, never changed. The entry holds the text, so its ``id``
+    is not reused while the entry lives; the oldest entries go first."""
+    key = id(text)
+    hit = _TEXT_JSON.get(key)
+    if hit is not None and hit[0] is text:
+        return hit[1]
+    raw = {"key": text.key, "params": {k: _param_to_json(v) for k, v in text.params.items()}}
+    _TEXT_JSON[key] = (text, raw)
+    if len(_TEXT_JSON) > _TEXT_JSON_SIZE:
+        _TEXT_JSON.popitem(last=False)
+    return raw
 
 
 def _param_to_json(value: TextParam) -> Any:
@@ -212,6 +227,16 @@ def _mapping_text(value: Mapping[str, Any]) -> str:
     if len(_MAPPING_TEXTS) > _ACTOR_TEXTS_SIZE:
         _MAPPING_TEXTS.popitem(last=False)
     return text
+
+
+def actor_text(actor: Actor) -> str:
+    """``dumps(actor_to_json(actor))``, remembered by the actor's identity."""
+    return _actor_text(actor)
+
+
+def mapping_text(value: Mapping[str, Any]) -> str:
+    """``dumps(dict(value))``, remembered by the mapping's identity."""
+    return _mapping_text(value)
 
 
 def world_json_text(world: World) -> str:

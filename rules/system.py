@@ -5,7 +5,9 @@ data), world settings with defaults, a message catalogue, and pure functions:
 
 - ``validate_sheet``: a raw actor sheet in, the normalized sheet out, or a RulesError;
 - ``initial_state``: the per-actor state a new actor starts with (hit points, ammo...);
-- ``buttons``: what a sheet shows an actor can do;
+- ``buttons``: what a sheet shows an actor can do; a function of the actor, the world's
+  settings and the world's data only (never its other actors, name or id, a clock or
+  dice), so the bridge may remember the rendered buttons while those three are unchanged;
 - ``resolve``: ``(world, action, dice) -> Resolution``;
 - ``apply``: ``(world, resolution) -> world`` (by default, the resolution's effects);
 - ``set_status``: what a GM's status change does to an actor (by default, just that);
@@ -92,7 +94,15 @@ class RuleSystem(ABC):
         return {**self.initial_state(sheet), **raw}
 
     @abstractmethod
-    def buttons(self, world: World, actor: Actor) -> tuple[Button, ...]: ...
+    def buttons(self, world: World, actor: Actor) -> tuple[Button, ...]:
+        """The buttons ``actor``'s sheet shows.
+
+        Promise: the result depends only on ``actor``, ``world.settings`` and
+        ``world.data`` (and the system's own constants). The bridge remembers an
+        actor's rendered view keyed by those three and re-renders only when one
+        of them changes; reading other actors, the world's name or id, a clock or
+        dice here would show stale buttons.
+        """
 
     def sample_actors(self) -> tuple[Actor, ...]:
         """Characters for a demo world."""
