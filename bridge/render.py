@@ -31,7 +31,8 @@ from rules.system import Button, RuleSystem
 Catalogue = Mapping[str, Mapping[str, str]]
 _CLASS_SAFE = re.compile(r"[^a-z0-9_-]")
 _MEMO_LIMIT = 8192  # texts are catalogue keys; the bound only guards against a runaway
-_ACTOR_VIEWS = 1024  # rendered actors remembered per renderer (one per system), oldest out first
+_ACTOR_VIEWS = 128  # rendered actors remembered per renderer (one per system), oldest out first;
+# each holds every button of a sheet (tens of kB), so the bound is kept small (make chaos soak)
 
 
 def _escape(value: str) -> str:

@@ -212,12 +212,27 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
             await super()._handle_eio_message(eio_sid, data)
         except Exception as exc:
             log.warning("malformed packet (%s): connection closed", type(exc).__name__)
-            sock = self.eio.sockets.get(eio_sid)
-            if sock is not None:
-                await sock.close(wait=False, abort=False)
-                abort = getattr(sock, "vtt_abort", None)
-                if abort is not None:
-                    asyncio.get_running_loop().call_later(1.0, abort)
+            await self._close_connection(eio_sid)
+
+    async def _handle_event(self, eio_sid: str, namespace: str | None, id: Any, data: Any) -> None:
+        """An event on a namespace this connection is not in (never opened, or left with
+        a DISCONNECT packet) used to be dropped with a log line and no answer, so a client
+        waiting for its ack waited forever (found by ``make chaos``'s raw-frame fuzz). Now
+        the connection is closed, as for a malformed packet."""
+        sid = self.manager.sid_from_eio_sid(eio_sid, namespace or "/")
+        if not self.manager.is_connected(sid, namespace or "/"):
+            log.warning("event on a namespace not joined: connection closed")
+            await self._close_connection(eio_sid)
+            return
+        await super()._handle_event(eio_sid, namespace, id, data)
+
+    async def _close_connection(self, eio_sid: str) -> None:
+        sock = self.eio.sockets.get(eio_sid)
+        if sock is not None:
+            await sock.close(wait=False, abort=False)
+            abort = getattr(sock, "vtt_abort", None)
+            if abort is not None:
+                asyncio.get_running_loop().call_later(1.0, abort)
 
     async def _handle_event_internal(
         self, server: Any, sid: str, eio_sid: str, data: list[Any], namespace: str, id: Any

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bridge.render import Renderer
+from bridge.render import _ACTOR_VIEWS, Renderer
 from bridge.serialize import actor_to_json
 from rules.model import Actor, World
 from rules.registry import default_registry
@@ -105,6 +105,6 @@ def test_the_remembered_views_are_bounded() -> None:
     world = _world("cunchillos")
     renderer = Renderer(default_registry().get("cunchillos"))
     actor: Actor = next(iter(world.actors.values()))
-    for i in range(1100):
+    for i in range(_ACTOR_VIEWS + 50):
         renderer.actor(world, dataclasses.replace(actor, name=f"n{i}"), "es")
-    assert len(renderer._actor_views) == 1024
+    assert len(renderer._actor_views) == _ACTOR_VIEWS
