@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from bridge.engine import Accepted, Session, process
 from bridge.render import Renderer
 from bridge.serialize import actor_from_json
@@ -100,18 +102,28 @@ def first_difference(expected: Any, got: Any, path: str = "") -> tuple[str, Any,
     return (path or "(value)", expected, got)
 
 
-def _same_json(expected: Any, got: Any) -> bool:
-    """Whether both encode to the same JSON text (keys sorted): then they are the same
-    value on the wire and in the store, and the walk of :func:`first_difference` (most of
-    a replay's time) is only needed to name a difference."""
-    try:
-        return bool(_canonical(expected) == _canonical(got))
-    except (TypeError, ValueError):
-        return False
+_SORTED = orjson.OPT_SORT_KEYS
 
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def same_json(expected: Any, got: Any) -> bool:
+    """Whether both are the same JSON value: encoded with their keys sorted, the same text.
+
+    Equal texts mean the same value on the wire and in the store (``true`` is not ``1``,
+    ``1`` is not ``1.0``, which Python's ``==`` would let through). orjson does it in one
+    pass in C; a value it cannot encode (an integer past 64 bits, a key that is not text)
+    is compared as the standard library would encode it. The walk of
+    :func:`first_difference` (slow) is only needed to name a difference."""
+    try:
+        return orjson.dumps(expected, option=_SORTED) == orjson.dumps(got, option=_SORTED)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        try:
+            return bool(_canonical(expected) == _canonical(got))
+        except (TypeError, ValueError):
+            return False
 
 
 def _faces(pushes: list[dict[str, Any]]) -> list[Any]:
@@ -161,23 +173,20 @@ def replay(
     produced: dict[int, EventRow] = {}
     used: set[tuple[str, str]] = set()
     report = Report()
+    divergences = report.divergences
+    # One Session per (user, role): a frozen record that only names who asks.
+    sessions: dict[tuple[str, str], Session] = {}
     seq = 0
+    events = cards = refused = 0
     total = len(session.events)
     for index, line in enumerate(session.events, start=1):
         if stop_at is not None and (line.seq or index) > stop_at:
             break
         if on_event:
             on_event(index, total)
-        report.events += 1
-
-        def diverge(
-            field_name: str, expected: Any, got: Any, line: SessionEvent = line, at: int = index
-        ) -> None:
-            report.divergences.append(
-                Divergence(at, line.seq, line.event, line.user, field_name, expected, got)
-            )
-
-        request = parse_request(line.event, (line.request,))
+        events += 1
+        event = line.event
+        request = parse_request(event, (line.request,))
         outcome: Any
         code: str | None
         if isinstance(request, ParseError):
@@ -186,81 +195,93 @@ def replay(
         else:
             dice = _dice_for(line, reroll, seed, index)
             referenced = None
-            if line.event == "card_action":
+            if event == "card_action":
                 referenced = produced.get(int(str(line.request.get("card", "0.0")).split(".")[0]))
-            elif line.event == "undo":
+            elif event == "undo":
                 referenced = produced.get(int(line.request.get("seq", 0)))
-            session_user = Session(line.user, line.role, locale)
+            who = (line.user, line.role)
+            session_user = sessions.get(who)
+            if session_user is None:
+                session_user = sessions[who] = Session(line.user, line.role, locale)
             outcome = process(
                 registry,
                 world,
                 session_user,
-                line.event,
+                event,
                 request,
                 dice,
                 referenced=referenced,
                 used=used,
             )
             code = None if isinstance(outcome, Accepted) else outcome.code
-            if (
-                isinstance(outcome, Accepted)
-                and isinstance(dice, ScriptedDice)
-                and dice.remaining
-                and not reroll
-            ):
-                diverge(
-                    "dice", f"{len(line.dice or [])} dice used", f"{dice.remaining} left unused"
+            if code is None and not reroll and isinstance(dice, ScriptedDice) and dice.remaining:
+                _diverge(
+                    divergences,
+                    index,
+                    line,
+                    "dice",
+                    f"{len(line.dice or [])} dice used",
+                    f"{dice.remaining} left unused",
                 )
         if line.expect_error is not None or code is not None:
             if code != line.expect_error and not reroll:
-                diverge("ok", line.expect_error or "accepted", code or "accepted")
+                _diverge(
+                    divergences,
+                    index,
+                    line,
+                    "ok",
+                    line.expect_error or "accepted",
+                    code or "accepted",
+                )
             if code is not None:
-                report.refused += 1
-            if first_only and report.divergences:
+                refused += 1
+            if first_only and divergences:
                 break
             continue
         assert isinstance(outcome, Accepted)
         seq += 1
         pushes = outcome.pushes
-        report.cards += sum(
-            1
-            for p in pushes
-            if p["type"] == "chat_card"
-            and (line.role == "gm" or p["card"]["visibility"] != "gm")
-            and (line.role == "gm" or p.get("whisper") is None or line.user in p["whisper"])
-        )
-        # Rendering is only needed where a line states what the ack must say.
-        ack = (
-            renderer.ack(outcome.world, seq, pushes, line.role, locale, user=line.user)
-            if line.expect
-            else {}
-        )
+        gm = line.role == "gm"
+        for p in pushes:
+            if p["type"] == "chat_card" and (
+                gm
+                or (
+                    p["card"]["visibility"] != "gm"
+                    and (p.get("whisper") is None or line.user in p["whisper"])
+                )
+            ):
+                cards += 1
         if not reroll:
             if line.seq is not None and line.seq != seq:
-                diverge("seq", line.seq, seq)
-            if line.pushes is not None and not _same_json(line.pushes, pushes):
+                _diverge(divergences, index, line, "seq", line.seq, seq)
+            if line.pushes is not None and not same_json(line.pushes, pushes):
                 found = first_difference(_faces(line.pushes), _faces(pushes)) or first_difference(
                     line.pushes, pushes
                 )
                 if found:
-                    diverge(f"pushes.{found[0]}", found[1], found[2])
-            for path, expected in (line.expect or {}).items():
-                got = lookup(ack, path)
-                if first_difference(expected, got) is not None:
-                    diverge(f"ack.{path}", expected, got)
+                    _diverge(divergences, index, line, f"pushes.{found[0]}", found[1], found[2])
+            if line.expect:
+                # Rendering is only needed where a line states what the ack must say.
+                ack = renderer.ack(outcome.world, seq, pushes, line.role, locale, user=line.user)
+                for path, expected in line.expect.items():
+                    got = lookup(ack, path)
+                    if first_difference(expected, got) is not None:
+                        _diverge(divergences, index, line, f"ack.{path}", expected, got)
         world = outcome.world
-        if line.pushes is not None and not reroll and report.divergences:
+        if line.pushes is not None and not reroll and divergences:
             # Keep comparing later events against the recording: take the recorded actors.
             for push in line.pushes:
                 if push.get("type") == "actor_update" and "actor" in push:
                     world = world.with_actor(actor_from_json(push["actor"]))
-        used.update(outcome.used_follow_ups)
-        used.difference_update(outcome.released_follow_ups)
+        if outcome.used_follow_ups:
+            used.update(outcome.used_follow_ups)
+        if outcome.released_follow_ups:
+            used.difference_update(outcome.released_follow_ups)
         produced[seq] = EventRow(
             "replay",
             seq,
             str(line.request.get("id", "")),
-            line.event,
+            event,
             line.user,
             line.role,
             line.request,
@@ -270,6 +291,20 @@ def replay(
             outcome.undo,
             "",
         )
-        if first_only and report.divergences:
+        if first_only and divergences:
             break
+    report.events, report.cards, report.refused = events, cards, refused
     return report
+
+
+def _diverge(
+    divergences: list[Divergence],
+    index: int,
+    line: SessionEvent,
+    field_name: str,
+    expected: Any,
+    got: Any,
+) -> None:
+    divergences.append(
+        Divergence(index, line.seq, line.event, line.user, field_name, expected, got)
+    )
