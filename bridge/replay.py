@@ -23,7 +23,7 @@ from bridge.sessions import SessionFile
 from bridge.store import EventRow
 from protocol.v1.parse import ParseError, parse_request
 from protocol.v1.session import SessionEvent
-from rules.dice import DiceSource, Draw, ScriptedDice, SeededDice
+from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.model import World
 from rules.registry import Registry
 
@@ -153,7 +153,8 @@ def lookup(value: Any, path: str) -> Any:
 def _dice_for(line: SessionEvent, reroll: bool, seed: int, index: int) -> DiceSource:
     if reroll or line.dice is None:
         return SeededDice(f"{seed}:{index}")
-    return ScriptedDice([Draw(d[0], d[1]) if isinstance(d, list | tuple) else d for d in line.dice])
+    # The session model gives pairs as tuples, which ScriptedDice takes as (sides, face).
+    return ScriptedDice(line.dice)
 
 
 def replay(
