@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -63,6 +63,8 @@ class SessionFile:
     header: SessionHeader
     world: World
     events: list[SessionEvent]
+    texts: list[str] = field(default_factory=list)
+    """Each event's line as it is in the file (replay compares exported pushes as text)."""
 
 
 def _scenario_world(registry: Registry, spec: ScenarioWorld) -> World:
@@ -89,6 +91,7 @@ def _scenario_world(registry: Registry, spec: ScenarioWorld) -> World:
 def load_session(lines: Iterable[str], registry: Registry) -> SessionFile:
     header: SessionHeader | None = None
     events: list[SessionEvent] = []
+    texts: list[str] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("//"):
             continue
@@ -101,6 +104,7 @@ def load_session(lines: Iterable[str], registry: Registry) -> SessionFile:
                 header = SessionHeader.model_validate(raw)
             else:
                 events.append(SessionEvent.model_validate(raw))
+                texts.append(line)
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
@@ -113,4 +117,4 @@ def load_session(lines: Iterable[str], registry: Registry) -> SessionFile:
         world = world_from_json(header.world)
     if world.system not in registry:
         raise SessionFileError(1, f"unknown system {world.system!r}")
-    return SessionFile(header, world, events)
+    return SessionFile(header, world, events, texts)

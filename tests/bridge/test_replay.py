@@ -239,3 +239,31 @@ def test_a_rule_whose_result_changes_is_caught(monkeypatch: pytest.MonkeyPatch) 
     assert report.events == len(lines) - 1
     assert len(report.divergences) == report.events
     assert {d.field for d in report.divergences} == {"pushes.0.card.outcome.margin"}
+
+
+def test_exported_lines_are_compared_as_text_and_other_layouts_as_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bridge.replay as replay_module
+
+    lines = _long_session(12)
+    compared: list[int] = []
+    same_json = replay_module.same_json
+
+    def counting(expected: Any, got: Any) -> bool:
+        compared.append(1)
+        return same_json(expected, got)
+
+    monkeypatch.setattr(replay_module, "same_json", counting)
+    assert replay(load_session(lines, REGISTRY), REGISTRY).divergences == []
+    assert compared == []  # every exported line held its pushes' text
+    spaced = [lines[0]] + [json.dumps(json.loads(line)) for line in lines[1:]]
+    assert replay(load_session(spaced, REGISTRY), REGISTRY).divergences == []
+    assert len(compared) == len(lines) - 1  # another layout: compared as values
+    target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line)["pushes"])
+    event = json.loads(lines[target])
+    event["pushes"][0]["card"]["outcome"]["margin"] += 1
+    edited = list(lines)
+    edited[target] = json.dumps(event, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    (divergence,) = replay(load_session(edited, REGISTRY), REGISTRY).divergences
+    assert divergence.field == "pushes.0.card.outcome.margin"
