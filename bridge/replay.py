@@ -126,18 +126,25 @@ def same_json(expected: Any, got: Any) -> bool:
             return False
 
 
-def _recorded_as(text: str, line: SessionEvent, pushes: list[dict[str, Any]]) -> bool:
-    """Whether the event's line, as exported (keys sorted, compact), holds exactly these
-    pushes: its text up to ``"request"`` is the line's ``at``, ``dice`` and ``event`` (which
-    pins the top-level ``pushes`` key, not one nested deeper) and then the pushes' sorted
-    JSON text. Equal texts are the same JSON value; any other layout (a hand-written file,
-    another float spelling) says False and the values are compared instead."""
+def _recorded_as(text: str, pushes: list[dict[str, Any]]) -> bool:
+    """Whether the event's line holds exactly these pushes as text: the value of its
+    ``"pushes":`` key is their sorted compact JSON, character for character (an exported
+    line is written so). Equal texts are the same JSON value; any other spelling (a
+    hand-written file, another float format) says False and the values are compared.
+
+    The key found is the line's own: every other field of an event line (``expect`` is
+    left to the value comparison) is a scalar, a list of dice, or the request, whose
+    models refuse a ``pushes`` key and whose parameters are scalars; no JSON string
+    holds ``"pushes":`` unescaped; a second ``pushes`` key (the last one counts when the
+    line is read) sends the line to the value comparison too."""
     try:
-        head = orjson.dumps({"at": line.at, "dice": line.dice, "event": line.event}, option=_SORTED)
-        body = orjson.dumps(pushes, option=_SORTED)
+        body = orjson.dumps(pushes, option=_SORTED).decode()
     except TypeError:
         return False
-    return text.startswith(b"".join((head[:-1], b',"pushes":', body, b',"request":')).decode())
+    start = text.find('"pushes":') + 9
+    return (
+        start > 8 and text.startswith(body, start) and text.find('"pushes":', start + len(body)) < 0
+    )
 
 
 def _faces(pushes: list[dict[str, Any]]) -> list[Any]:
@@ -185,7 +192,7 @@ def replay(
     system = registry.get(world.system)
     renderer = Renderer(system)
     locale = str(world.settings.get("locale", "es"))
-    produced: dict[int, EventRow] = {}
+    produced: dict[int, _Made] = {}
     used: set[tuple[str, str]] = set()
     report = Report()
     divergences = report.divergences
@@ -212,9 +219,11 @@ def replay(
             dice = _dice_for(line, reroll, seed, index)
             referenced = None
             if event == "card_action":
-                referenced = produced.get(int(str(line.request.get("card", "0.0")).split(".")[0]))
+                referenced = _event_row(
+                    produced.get(int(str(line.request.get("card", "0.0")).split(".")[0]))
+                )
             elif event == "undo":
-                referenced = produced.get(int(line.request.get("seq", 0)))
+                referenced = _event_row(produced.get(int(line.request.get("seq", 0))))
             who = (line.user, line.role)
             session_user = sessions.get(who)
             if session_user is None:
@@ -272,7 +281,7 @@ def replay(
                 _diverge(divergences, index, line, "seq", line.seq, seq)
             if (
                 line.pushes is not None
-                and not (texts and _recorded_as(texts[index - 1], line, pushes))
+                and not (texts and line.expect is None and _recorded_as(texts[index - 1], pushes))
                 and not same_json(line.pushes, pushes)
             ):
                 found = first_difference(_faces(line.pushes), _faces(pushes)) or first_difference(
@@ -297,24 +306,37 @@ def replay(
             used.update(outcome.used_follow_ups)
         if outcome.released_follow_ups:
             used.difference_update(outcome.released_follow_ups)
-        produced[seq] = EventRow(
-            "replay",
-            seq,
-            str(line.request.get("id", "")),
-            event,
-            line.user,
-            line.role,
-            line.request,
-            "",
-            [],
-            pushes,
-            outcome.undo,
-            "",
-        )
+        produced[seq] = (seq, line, pushes, outcome.undo)
         if first_only and divergences:
             break
     report.events, report.cards, report.refused = events, cards, refused
     return report
+
+
+_Made = tuple[int, SessionEvent, list[dict[str, Any]], dict[str, Any] | None]
+"""What an accepted line made: its seq, the line, its pushes and its undo record."""
+
+
+def _event_row(made: _Made | None) -> EventRow | None:
+    """The event an earlier line made, as the store would give it to a later card action
+    or undo (only those read it, so it is built only for them)."""
+    if made is None:
+        return None
+    seq, line, pushes, undo = made
+    return EventRow(
+        "replay",
+        seq,
+        str(line.request.get("id", "")),
+        line.event,
+        line.user,
+        line.role,
+        line.request,
+        "",
+        [],
+        pushes,
+        undo,
+        "",
+    )
 
 
 def _diverge(

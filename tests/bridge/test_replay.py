@@ -267,3 +267,19 @@ def test_exported_lines_are_compared_as_text_and_other_layouts_as_values(
     edited[target] = json.dumps(event, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     (divergence,) = replay(load_session(edited, REGISTRY), REGISTRY).divergences
     assert divergence.field == "pushes.0.card.outcome.margin"
+
+
+def test_a_second_pushes_key_is_not_taken_for_the_line_s_own() -> None:
+    """JSON keeps the last of two equal keys: a line whose first ``pushes`` is the produced
+    text but whose last one differs diverges."""
+    lines = _long_session(6)
+    target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line)["pushes"])
+    event = json.loads(lines[target])
+    changed = json.loads(json.dumps(event["pushes"]))
+    changed[0]["card"]["outcome"]["margin"] += 1
+    tail = json.dumps(changed, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    edited = list(lines)
+    edited[target] = lines[target][:-1] + ',"pushes":' + tail + "}"
+    assert json.loads(edited[target])["pushes"] == changed
+    (divergence,) = replay(load_session(edited, REGISTRY), REGISTRY).divergences
+    assert divergence.field == "pushes.0.card.outcome.margin"
