@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from bridge.serialize import world_from_json
@@ -88,6 +89,15 @@ def _scenario_world(registry: Registry, spec: ScenarioWorld) -> World:
     return world
 
 
+def _loads(line: str) -> Any:
+    """A line's JSON value: orjson (several times faster on long lines), and the standard
+    parser for what orjson refuses (integers past 64 bits, NaN) or to name the error."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
+
+
 def load_session(lines: Iterable[str], registry: Registry) -> SessionFile:
     header: SessionHeader | None = None
     events: list[SessionEvent] = []
@@ -96,7 +106,7 @@ def load_session(lines: Iterable[str], registry: Registry) -> SessionFile:
         if not line.strip() or line.lstrip().startswith("//"):
             continue
         try:
-            raw = json.loads(line)
+            raw = _loads(line)
         except json.JSONDecodeError as error:
             raise SessionFileError(number, f"not JSON: {error.msg}") from None
         try:
