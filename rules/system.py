@@ -38,7 +38,7 @@ from rules.model import (
     WorldChange,
     t,
 )
-from rules.params import Param, validate_params
+from rules.params import Param, check_params, validate_params
 from rules.tracker import Combat, Initiative, Slot, default_initiative
 
 
@@ -132,20 +132,26 @@ class RuleSystem(ABC):
             ) from None
 
     def check_action(self, world: World, action: Action) -> Action:
-        """Validate parameters and targets against the action's declaration."""
-        spec = self.action_spec(action.kind)
-        params = validate_params(spec.params, action.params)
-        if not spec.min_targets <= len(action.targets) <= spec.max_targets:
-            raise RulesError(
-                "invalid_targets",
-                t("error.targets", minimum=spec.min_targets, maximum=spec.max_targets),
-                "targets",
-            )
-        for index, target in enumerate(action.targets):
-            world.actor(target, f"targets.{index}")
-        return Action(
-            action.kind, action.actor_id, params, action.targets, action.by_gm, action.user
-        )
+        """Validate parameters and targets against the action's declaration.
+
+        The checked action's ``params`` is a read-only :class:`rules.params.CheckedParams`
+        shared by every request with the same values (``dict(params)`` to change a copy).
+        """
+        spec = self.actions.get(action.kind)
+        if spec is None:
+            spec = self.action_spec(action.kind)  # raises unknown_action
+        params = check_params(spec.params, action.params)  # shared, read-only
+        targets = action.targets
+        if targets or spec.min_targets:
+            if not spec.min_targets <= len(targets) <= spec.max_targets:
+                raise RulesError(
+                    "invalid_targets",
+                    t("error.targets", minimum=spec.min_targets, maximum=spec.max_targets),
+                    "targets",
+                )
+            for index, target in enumerate(targets):
+                world.actor(target, f"targets.{index}")
+        return Action(action.kind, action.actor_id, params, targets, action.by_gm, action.user)
 
     @abstractmethod
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution: ...

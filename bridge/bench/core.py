@@ -115,9 +115,14 @@ def rules_steps(dice: DiceSource | None = None) -> dict[str, Callable[[], object
 
     o3d10 = registry.get("o3d10")
     world = _world(registry, "o3d10")
-    skill = Action("skill", "aldara", {"skill": "sigilo", "level": "normal"}, by_gm=True)
+    skill_params = {"skill": "sigilo", "level": "normal"}
 
     def o3d10_skill() -> object:
+        # A fresh Action from plain values, as the bridge builds one from each request
+        # (bridge/engine.py: ``_action``), so nothing is reused across steps that a request
+        # would not reuse. The world is the same object each step: a skill roll without the
+        # token changes nothing (its ``apply`` returns the world as it was), as in the bridge.
+        skill = Action("skill", "aldara", dict(skill_params), (), by_gm=True, user="gm")
         checked = o3d10.check_action(world, skill)
         resolution = o3d10.resolve(world, checked, source)
         assert resolution.cards  # the card is part of the work (the bridge shows every roll)
@@ -155,9 +160,12 @@ def _skill_roll(
     world = _world(registry, system_id)
     actor = next(iter(world.actors.values()))
     button = next(b for b in system.buttons(world, actor) if b.action == kind and param in b.params)
-    action = Action(kind, actor.id, dict(button.params), by_gm=True)
+    params = dict(button.params)
 
     def step() -> object:
+        action = Action(
+            kind, actor.id, dict(params), (), by_gm=True, user="gm"
+        )  # fresh, as a request
         resolution = system.resolve(world, system.check_action(world, action), dice)
         assert resolution.cards
         return system.apply(world, resolution)
