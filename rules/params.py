@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rules.memo import by_identity
+from rules.memo import by_identity, forget_oldest
 from rules.model import RulesError, Text, t
 
 ParamKind = Literal["int", "str", "bool", "choice"]
@@ -83,7 +83,8 @@ def check_params(
     refusals and unhashable values are worked out each time.
     """
     try:
-        key = (id(declared), prefix, tuple(raw.items()), tuple(map(type, raw.values())))
+        # One flat tuple: the pairs, then each value's type (n pairs and n types).
+        key = (id(declared), prefix, *raw.items(), *map(type, raw.values()))
         hit = _CHECKED.get(key)
     except TypeError:  # a list or a mapping among the values: not remembered
         return CheckedParams(_validate(declared, raw, prefix))
@@ -91,7 +92,7 @@ def check_params(
         return hit[1]
     values = CheckedParams(_validate(declared, raw, prefix))
     if len(_CHECKED) >= _CHECKED_SIZE:
-        del _CHECKED[next(iter(_CHECKED))]
+        forget_oldest(_CHECKED)
     _CHECKED[key] = (declared, values)
     return values
 

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
+from rules.memo import forget_oldest
 from rules.model import Action, Actor, ActorChange, Card, Outcome, Resolution, Section, Text, World
 from rules.o3d10.cards import outcome_of
 from rules.o3d10.context import require_able
@@ -171,7 +172,7 @@ def resolve_prepared_check(world: World, action: Action, dice: DiceSource) -> Re
         if prepared is None:
             return resolve_check(world, action, dice)
         if key not in _PREPARED and len(_PREPARED) >= PREPARED_SIZE:
-            del _PREPARED[next(iter(_PREPARED))]
+            forget_oldest(_PREPARED)
         _PREPARED[key] = prepared
     # The dice: one throw looked up among the 1,000 of the rank (PreparedCheck.resolve, inlined).
     roll = dice.roll
