@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.dice import DiceSource
+from rules.memo import forget_oldest
 from rules.model import (
     Action,
     Actor,
@@ -72,6 +73,12 @@ class Button:
     min_targets: int = 0
     max_targets: int = 0
     gm_only: bool = False
+
+
+CHECKED_ACTIONS_SIZE = 4096
+"""How many checked actions ``RuleSystem.check_action`` remembers (oldest dropped first)."""
+
+_CHECKED_ACTIONS: dict[tuple[Any, ...], tuple[RuleSystem, Action]] = {}
 
 
 class RuleSystem(ABC):
@@ -136,7 +143,38 @@ class RuleSystem(ABC):
 
         The checked action's ``params`` is a read-only :class:`rules.params.CheckedParams`
         shared by every request with the same values (``dict(params)`` to change a copy).
+        A request equal to one already checked (same system, kind, actor, targets, GM or
+        not, user, parameter values and their types) gets the same checked action back (a
+        frozen value), its targets looked up again in this world; refusals are worked out
+        each time.
         """
+        raw = action.params
+        try:
+            key = (
+                id(self),
+                action.kind,
+                action.actor_id,
+                action.targets,
+                action.by_gm,
+                action.user,
+                *raw.items(),
+                *map(type, raw.values()),
+            )
+            hit = _CHECKED_ACTIONS.get(key)
+        except TypeError:  # unhashable values: checked in full each time
+            return self._check_action(world, action)
+        if hit is None or hit[0] is not self:
+            checked = self._check_action(world, action)
+            if len(_CHECKED_ACTIONS) >= CHECKED_ACTIONS_SIZE:
+                forget_oldest(_CHECKED_ACTIONS)
+            _CHECKED_ACTIONS[key] = (self, checked)
+            return checked
+        checked = hit[1]
+        for index, target in enumerate(checked.targets):
+            world.actor(target, f"targets.{index}")
+        return checked
+
+    def _check_action(self, world: World, action: Action) -> Action:
         spec = self.actions.get(action.kind)
         if spec is None:
             spec = self.action_spec(action.kind)  # raises unknown_action
