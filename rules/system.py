@@ -260,6 +260,8 @@ def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
             continue
         actor = world.actor(effect.actor_id)
         statuses = frozenset((actor.statuses - effect.remove) | effect.add)
+        if statuses == actor.statuses and _sets_nothing_new(actor.state, effect.state):
+            continue  # the same actor: identity memos keep hitting, nothing to diff
         world = world.with_actor(
             Actor(
                 actor.id,
@@ -273,3 +275,20 @@ def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
             )
         )
     return world
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_MISSING = object()
+
+
+def _sets_nothing_new(state: JsonMap, changes: JsonMap) -> bool:
+    """Whether every key of ``changes`` already holds that very value in ``state``: the same
+    object, or a scalar of the same type and value (so ``0`` never stands for ``False``, and
+    the state's JSON would come out byte for byte the same)."""
+    for key, value in changes.items():
+        old = state.get(key, _MISSING)
+        if old is value:
+            continue
+        if type(old) is not type(value) or type(value) not in _SCALARS or old != value:
+            return False
+    return True

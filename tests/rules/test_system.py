@@ -88,3 +88,21 @@ def test_equal_requests_share_one_checked_action_and_targets_are_looked_up_each_
         world, Action("skill", "aldara", {"skill": "sigilo", "modifier": 1}, by_gm=True)
     )
     assert gm.by_gm and not ok.by_gm
+
+
+def test_an_actor_change_that_changes_nothing_keeps_the_same_actor() -> None:
+    world = _world()
+    same = apply_effects(world, (ActorChange("a", {"hp": 5}, add=frozenset({"prone"})),))
+    assert same.actors["a"] is world.actors["a"] and same is world
+    for changes in ({"hp": 5.0}, {"hp": True}, {"hp": 4}, {"new": None}):
+        changed = apply_effects(world, (ActorChange("a", changes),))
+        assert changed.actors["a"] is not world.actors["a"], changes  # 5.0, True are not 5
+        assert changed.actors["a"].state == {**world.actors["a"].state, **changes}
+    nested = Actor("b", "Bea", None, {}, {"round": {"used": 1}})
+    world = World("w", "Mesa", "o3d10", {}, {"b": nested})
+    again = apply_effects(world, (ActorChange("b", {"round": {"used": True}}),))
+    assert again.actors["b"].state["round"] == {"used": True}  # nested values: always applied
+    assert apply_effects(world, (ActorChange("b", remove=frozenset({"x"})),)) is world
+    assert apply_effects(world, (ActorChange("b", add=frozenset({"x"})),)).actors["b"].statuses == {
+        "x"
+    }
