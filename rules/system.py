@@ -260,7 +260,7 @@ def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
             continue
         actor = world.actor(effect.actor_id)
         statuses = frozenset((actor.statuses - effect.remove) | effect.add)
-        if statuses == actor.statuses and _sets_nothing_new(actor.state, effect.state):
+        if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
             continue  # the same actor: identity memos keep hitting, nothing to diff
         world = world.with_actor(
             Actor(
@@ -281,7 +281,7 @@ _SCALARS = (str, int, float, bool, type(None))
 _MISSING = object()
 
 
-def _sets_nothing_new(state: JsonMap, changes: JsonMap) -> bool:
+def sets_nothing_new(state: JsonMap, changes: JsonMap) -> bool:
     """Whether every key of ``changes`` already holds that very value in ``state``: the same
     object, or a scalar of the same type and value (so ``0`` never stands for ``False``, and
     the state's JSON would come out byte for byte the same)."""
