@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from rules.dice import DiceLimitExceeded, Die
 from rules.model import Line, Text
 from rules.rolls import DEFAULT_EXPLOSION_LIMIT
+from rules.savage_worlds.sheet import Sheet, Weapon
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -65,3 +66,15 @@ def line(key: str, **params: Any) -> Line:
     if found is None:
         found = remember(_LINES, lookup, Line(Text(key, params), None))
     return found
+
+
+_WEAPONS: dict[tuple[int, str], tuple[Sheet, Weapon | None]] = {}
+
+
+def sheet_weapon(sheet: Sheet, weapon_id: str) -> Weapon | None:
+    """``sheet.weapon(weapon_id)``, looked up once per parsed sheet (keyed by its identity,
+    the sheet held so the id is not reused while the entry lives; sheets never change)."""
+    found = _WEAPONS.get((id(sheet), weapon_id))
+    if found is None or found[0] is not sheet:
+        found = remember(_WEAPONS, (id(sheet), weapon_id), (sheet, sheet.weapon(weapon_id)))
+    return found[1]

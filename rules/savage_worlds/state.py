@@ -200,6 +200,8 @@ def is_held(draft: Draft, actor_id: str) -> bool:
     """On hold: the status, or a tracker hold the system has not seen yet (``holding``)."""
     if draft.has(actor_id, "on_hold"):
         return True
+    if not draft.world.data.get(TRACKER):
+        return False  # no tracker: no tracker hold
     seen = _combat_view(draft).get("holding", [])
     return actor_id in tracker_held(draft.world) and actor_id not in seen
 
@@ -217,10 +219,10 @@ def drop_hold(draft: Draft, actor_id: str) -> None:
 
 def benny_source(draft: Draft, actor_id: str) -> str | None:
     """Where a benny comes from: the actor's own, or the GM's pool for the GM's (non-hero) actors."""
-    if int(draft.get(actor_id, "bennies", 0)) > 0:
+    if int(draft.read(actor_id, "bennies", 0)) > 0:
         return "own"
     gm_side = draft.actor(actor_id).owner is None and draft.sheet(actor_id).side != "heroes"
-    if gm_side and int(draft.data("gm_bennies", 0)) > 0:
+    if gm_side and int(draft.peek("gm_bennies", 0)) > 0:
         return "gm"
     return None
 
