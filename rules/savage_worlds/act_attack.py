@@ -26,7 +26,7 @@ from rules.savage_worlds.attacks import (
     strength_shortfall,
 )
 from rules.savage_worlds.cards import refuse
-from rules.savage_worlds.shared import line, remember, roll_ace
+from rules.savage_worlds.shared import remember, roll_ace, roll_aces
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import (
     COMBAT,
@@ -131,6 +131,9 @@ def _weapon_plan(sheet: Sheet, weapon_id: str, unskilled: Any) -> WeaponPlan:
     return remember(_PLANS, key, (sheet, weapon, trait, pairs, weapon_line))
 
 
+_SITUATIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[tuple[str, int], ...]]] = {}
+"""The attack's own modifiers per sheet (held: its id is not reused), weapon, the situation
+the attacker chose (range, cover, lighting...) and whether a bipod is set or they moved."""
 _MODS: dict[tuple[tuple[str, int], ...], tuple[tuple[Line, ...], int]] = {}
 
 
@@ -183,7 +186,10 @@ def resolve_attack(
         raise refuse("self_target", "targets")
     if len(set(targets)) != len(targets):
         raise refuse("duplicate_target", "targets")
-    _standing_or_refuse(world, targets)
+    for target in targets:
+        other = actors.get(target)
+        if other is None or not OUT.isdisjoint(other.statuses):
+            _standing_or_refuse(world, targets)
     rof = int(params["rof"])
     if rof > weapon.rof or (rof > 1 and weapon.kind == "melee"):
         raise refuse("rof_not_available", "params.rof", weapon=weapon.name, rof=weapon.rof)
@@ -213,8 +219,8 @@ def resolve_attack(
             raise refuse("not_enough_ammo", "params.rof", weapon=weapon.name, need=need, have=have)
     draft = Draft(world)
     data = world.data
-    fight = data.get(COMBAT, {})
-    if isinstance(fight, Mapping) and fight.get("active", False):
+    fight = data.get(COMBAT)
+    if fight and isinstance(fight, Mapping) and fight.get("active", False):
         multi = use_action(draft, actor_id, settings, "actor")
     else:
         multi = 1  # out of combat: one action, nothing counted
@@ -233,7 +239,28 @@ def resolve_attack(
     if multi > 1:
         pairs.append(("multi", -MULTI_ACTION_PENALTY * (multi - 1)))
     bipod_set = weapon.id in state.get("bipod", [])
-    pairs += _attack_pairs(weapon, params, rof, bipod_set, bool(state.get("moved", False)), sheet)
+    moved_before = bool(state.get("moved", False))
+    situation = (
+        id(sheet),
+        weapon.id,
+        rof,
+        params["range"],
+        params["cover"],
+        params["blind"],
+        params["lighting"],
+        params["moved"],
+        params["modifier"],
+        bipod_set,
+        moved_before,
+    )
+    found = _SITUATIONS.get(situation)
+    if found is None or found[0] is not sheet:
+        found = remember(
+            _SITUATIONS,
+            situation,
+            (sheet, tuple(_attack_pairs(weapon, params, rof, bipod_set, moved_before, sheet))),
+        )
+    pairs += found[1]
     mod_lines, modifier = _mod_lines(tuple(pairs))
 
     ranged = weapon.kind != "melee"
@@ -262,7 +289,7 @@ def resolve_attack(
 
     roll = dice.roll
     sides = trait.die
-    trait_dice = [roll_ace(roll, sides, "trait") for _ in range(count)]
+    trait_dice = roll_aces(roll, sides, "trait", count)
     wild = roll_ace(roll, WILD_DIE, "wild") if sheet.wild_card else None
     totals = [sum(die.faces) for die in trait_dice]
     # which trait die the wild die replaces (attacks.place_wild)
@@ -349,7 +376,7 @@ def resolve_attack(
                 )
             )
     if need:
-        lines.append(line("line.ammo_spent", spent=need, left=left))
+        lines.append(_ammo_line(need, left))
     if weapon.area:
         lines.append(_AREA_HIT if hits else _AREA_MISS)
     if fumble:
@@ -371,7 +398,7 @@ def resolve_attack(
         (
             Card(
                 "attack",
-                t("card.attack", actor=actor.name, weapon=weapon.name),
+                _attack_title(actor.name, weapon.name),
                 actor_id,
                 tuple(rolled),
                 outcome,
@@ -394,6 +421,24 @@ _SHOTS: dict[tuple[Any, ...], Line] = {}
 _AREA_HIT = Line(t("line.area_hit"))
 _AREA_MISS = Line(t("line.area_miss"))
 _CRITICAL_FAILURE = Line(t("line.critical_failure"))
+
+
+_AMMO: dict[tuple[int, int], Line] = {}
+_TITLES: dict[tuple[str, str], Text] = {}
+
+
+def _ammo_line(spent: int, left: int) -> Line:
+    found = _AMMO.get((spent, left))
+    if found is None:
+        found = remember(_AMMO, (spent, left), Line(t("line.ammo_spent", spent=spent, left=left)))
+    return found
+
+
+def _attack_title(actor: str, weapon: str) -> Text:
+    found = _TITLES.get((actor, weapon))
+    if found is None:
+        found = remember(_TITLES, (actor, weapon), t("card.attack", actor=actor, weapon=weapon))
+    return found
 
 
 def _hits_outcome(hits: int, count: int) -> Outcome:

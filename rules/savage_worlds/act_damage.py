@@ -30,7 +30,7 @@ from rules.model import (
 from rules.rolls import parse_expression
 from rules.savage_worlds.cards import refuse
 from rules.savage_worlds.health import apply_hit, compare, effective_toughness
-from rules.savage_worlds.shared import line, remember, roll_ace, sheet_weapon
+from rules.savage_worlds.shared import line, remember, roll_ace, roll_aces, sheet_weapon
 from rules.savage_worlds.sheet import parse_sheet
 from rules.savage_worlds.state import OUT, Draft, benny_source
 from rules.savage_worlds.tables import (
@@ -164,7 +164,7 @@ def resolve_damage(
     if weapon.damage:
         expression = parse_expression(weapon.damage, explode=True)
         sides = expression.sides
-        thrown += [roll_ace(roll, sides, "damage") for _ in range(expression.count)]
+        thrown += roll_aces(roll, sides, "damage", expression.count)
         bonus += expression.modifier
     if raise_:
         thrown.append(roll_ace(roll, 6, "raise"))
@@ -204,10 +204,12 @@ def _own_copy(attack: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def _store_attack(draft: Draft, attack_id: str, attack: dict[str, Any]) -> None:
     attacks = dict(draft.peek("attacks", {}))  # a new mapping; the other attacks unchanged
-    if all(h["done"] for h in attack["hits"]):
+    for hit in attack["hits"]:
+        if not hit["done"]:
+            attacks[attack_id] = attack
+            break
+    else:  # every hit done: the attack is over
         attacks.pop(attack_id, None)
-    else:
-        attacks[attack_id] = attack
     draft.set_data("attacks", attacks)
 
 

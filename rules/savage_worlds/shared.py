@@ -48,6 +48,30 @@ def roll_ace(roll: Callable[[int], int], sides: int, role: str) -> Die:
     return Die(sides, tuple(faces), role, True, 0)
 
 
+def roll_aces(roll: Callable[[int], int], sides: int, role: str, count: int) -> list[Die]:
+    """``count`` dice that ace, one after the other (as :func:`roll_ace` each)."""
+    out: list[Die] = []
+    for _ in range(count):
+        face = roll(sides)
+        if face != sides:
+            die = _DICE.get((sides, face, role))
+            if die is None:
+                if len(_DICE) >= TABLE_SIZE:
+                    _DICE.clear()
+                die = _DICE[(sides, face, role)] = Die(sides, (face,), role, True, 0)
+            out.append(die)
+            continue
+        faces = [face]
+        while faces[-1] == sides:
+            if len(faces) > DEFAULT_EXPLOSION_LIMIT:
+                raise DiceLimitExceeded(
+                    f"a d{sides} exploded more than {DEFAULT_EXPLOSION_LIMIT} times"
+                )
+            faces.append(roll(sides))
+        out.append(Die(sides, tuple(faces), role, True, 0))
+    return out
+
+
 def remember(table: dict[K, V], key: K, value: V) -> V:
     """Put ``value`` under ``key`` in a bounded table; the value."""
     if len(table) >= TABLE_SIZE:

@@ -17,6 +17,7 @@ from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, 
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
 OUT = frozenset({"incapacitated", "dead"})
+_NONE: frozenset[str] = frozenset()
 COMBAT = "sw_combat"
 """World data key of this system's combat (cards, units, rounds); the shared tracker owns ``combat``."""
 
@@ -120,27 +121,38 @@ class Draft:
         return status in self._current(actor_id)
 
     def add(self, actor_id: str, *statuses: str) -> None:
-        self._statuses[actor_id] = self.statuses(actor_id) | set(statuses)
+        current: Set[str] | None = self._statuses.get(actor_id)
+        if current is None:
+            current = self.actor(actor_id).statuses
+        self._statuses[actor_id] = set(current).union(statuses)  # a new set: views stay as read
 
     def remove(self, actor_id: str, *statuses: str) -> None:
-        self._statuses[actor_id] = self.statuses(actor_id) - set(statuses)
+        current: Set[str] | None = self._statuses.get(actor_id)
+        if current is None:
+            current = self.actor(actor_id).statuses
+        self._statuses[actor_id] = set(current).difference(statuses)
 
     def is_out(self, actor_id: str) -> bool:
         return not OUT.isdisjoint(self._current(actor_id))
 
     def effects(self) -> tuple[Effect, ...]:
+        """One actor change per actor whose state or statuses changed (by id), then the world's
+        data change; nothing for what ends as it began."""
         out: list[Effect] = []
-        for actor_id in sorted(set(self._states) | set(self._statuses)):
+        states, changed = self._states, self._statuses
+        ids = sorted(states.keys() | changed.keys()) if changed else sorted(states)
+        for actor_id in ids:
+            state = states.get(actor_id, {})
+            after = changed.get(actor_id)
+            if after is None:
+                if state:
+                    out.append(ActorChange(actor_id, state, _NONE, _NONE))
+                continue
             before = self.actor(actor_id).statuses
-            after = frozenset(self._statuses.get(actor_id, before))
-            change = ActorChange(
-                actor_id,
-                self._states.get(actor_id, {}),
-                frozenset(after - before),
-                frozenset(before - after),
-            )
-            if change.state or change.add or change.remove:
-                out.append(change)
+            add = frozenset(after.difference(before))
+            remove = frozenset(before.difference(after))
+            if state or add or remove:
+                out.append(ActorChange(actor_id, state, add, remove))
         if self._data:
             out.append(WorldChange(dict(self._data)))
         return tuple(out)
