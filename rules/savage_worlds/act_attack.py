@@ -26,7 +26,7 @@ from rules.savage_worlds.attacks import (
     strength_shortfall,
 )
 from rules.savage_worlds.cards import refuse
-from rules.savage_worlds.shared import remember, roll_ace, roll_aces
+from rules.savage_worlds.shared import remember, roll_ace, roll_aces, set_aside
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import (
     COMBAT,
@@ -390,9 +390,11 @@ def resolve_attack(
     else:
         margin = totals[0] + modifier - die_thresholds[0]
         outcome = _single_outcome(margin >= RAISE, margin)
-    rolled = [die if i != replaced else die.as_kept(False) for i, die in enumerate(trait_dice)]
+    rolled = trait_dice
+    if replaced is not None:
+        rolled[replaced] = set_aside(rolled[replaced])
     if wild is not None:
-        rolled.append(wild if replaced is not None else wild.as_kept(False))
+        rolled.append(wild if replaced is not None else set_aside(wild))
     return Resolution(
         action,
         (

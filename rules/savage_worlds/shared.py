@@ -48,6 +48,22 @@ def roll_ace(roll: Callable[[int], int], sides: int, role: str) -> Die:
     return Die(sides, tuple(faces), role, True, 0)
 
 
+_SET_ASIDE: dict[tuple[int, int, str], Die] = {}
+
+
+def set_aside(die: Die) -> Die:
+    """``die.as_kept(False)``: a die that did not count (shared when it did not ace)."""
+    faces = die.faces
+    if len(faces) != 1 or not die.kept or die.group:
+        return die.as_kept(False)
+    found = _SET_ASIDE.get((die.sides, faces[0], die.role))
+    if found is None:
+        found = remember(
+            _SET_ASIDE, (die.sides, faces[0], die.role), Die(die.sides, faces, die.role, False, 0)
+        )
+    return found
+
+
 def roll_aces(roll: Callable[[int], int], sides: int, role: str, count: int) -> list[Die]:
     """``count`` dice that ace, one after the other (as :func:`roll_ace` each)."""
     out: list[Die] = []

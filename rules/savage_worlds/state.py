@@ -67,9 +67,10 @@ class Draft:
         self._data[key] = value
 
     def next_id(self, prefix: str) -> str:
-        number = int(self.peek("next_id", 0)) + 1
-        self.set_data("next_id", number)
-        return f"{prefix}{number}"
+        data = self._data
+        number = int(data["next_id"] if "next_id" in data else self.world.data.get("next_id", 0))
+        data["next_id"] = number + 1
+        return f"{prefix}{number + 1}"
 
     # -- actors -----------------------------------------------------------------
     def actor(self, actor_id: str) -> Actor:
