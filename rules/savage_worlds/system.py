@@ -124,6 +124,54 @@ remembering them would only serve a benchmark that starts from the same world.""
 _CHECKED: dict[tuple[Any, ...], tuple[dict[str, Any], int, int]] = {}
 
 
+Compiled = tuple[tuple[tuple[Any, ...], ...], frozenset[str], int, int]
+
+
+def _compile(spec: ActionSpec) -> Compiled:
+    rows = tuple(
+        (p.name, p.kind, p.required, p.default, p.minimum, p.maximum, p.choices, p.max_length)
+        for p in spec.params
+    )
+    return rows, frozenset(p.name for p in spec.params), spec.min_targets, spec.max_targets
+
+
+_COMPILED: Mapping[str, Compiled] = {kind: _compile(spec) for kind, spec in ACTIONS.items()}
+
+
+def _quick(
+    rows: tuple[tuple[Any, ...], ...], known: frozenset[str], raw: JsonMap
+) -> dict[str, Any] | None:
+    """``rules.params.validate_params`` for parameters it accepts as they are (plain ints,
+    bools and strings within their limits): the same values with the defaults filled in.
+    None for anything else, which the shared validation then accepts or refuses."""
+    for name in raw:
+        if name not in known:
+            return None
+    values: dict[str, Any] = {}
+    for name, kind, required, default, low, high, choices, longest in rows:
+        value = raw.get(name)
+        if value is None:
+            if required:
+                return None
+            if default is not None:
+                values[name] = default
+            continue
+        cls = type(value)
+        if kind == "int":
+            if cls is not int or not low <= value <= high:
+                return None
+        elif kind == "str":
+            if cls is not str or len(value) > longest:
+                return None
+        elif kind == "bool":
+            if cls is not bool:
+                return None
+        elif kind == "choice" and (cls is not str or value not in choices):
+            return None
+        values[name] = value
+    return values
+
+
 def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
     """``rules.system.apply_effects`` in one pass: the same world, one new actor mapping and
     one new data mapping whatever the number of effects."""
@@ -215,19 +263,24 @@ class SavageWorlds(RuleSystem):
         """:meth:`RuleSystem.check_action`; for :data:`REMEMBERED_CHECKS` the validated
         parameters are remembered by their values and types (1 and True stay apart), each
         caller getting its own copy. Refusals are never remembered: they are checked again."""
-        if action.kind not in REMEMBERED_CHECKS:
-            return super().check_action(world, action)
         params = action.params
-        try:
-            key = (action.kind, *params.items(), *map(type, params.values()))
-            found = _CHECKED.get(key)
-        except TypeError:  # an unhashable value (a list, an object): the long way
-            return super().check_action(world, action)
-        if found is None:
-            spec = self.action_spec(action.kind)
-            validated = validate_params(spec.params, params)
-            found = remember(_CHECKED, key, (validated, spec.min_targets, spec.max_targets))
-        validated, low, high = found
+        if action.kind not in REMEMBERED_CHECKS:
+            compiled = _COMPILED.get(action.kind)
+            quick = None if compiled is None else _quick(compiled[0], compiled[1], params)
+            if quick is None:  # anything unusual (or refused): the shared validation says
+                return super().check_action(world, action)
+            validated, low, high = quick, compiled[2], compiled[3]  # type: ignore[index]
+        else:
+            try:
+                key = (action.kind, *params.items(), *map(type, params.values()))
+                found = _CHECKED.get(key)
+            except TypeError:  # an unhashable value (a list, an object): the long way
+                return super().check_action(world, action)
+            if found is None:
+                spec = self.action_spec(action.kind)
+                validated = validate_params(spec.params, params)
+                found = remember(_CHECKED, key, (validated, spec.min_targets, spec.max_targets))
+            validated, low, high = found
         targets = action.targets
         if not low <= len(targets) <= high:
             raise RulesError(

@@ -4,17 +4,23 @@ same records as the plain functions, and never a stale answer for a new sheet or
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sw_helpers import make_world, run, with_state
 
 from rules.dice import DiceLimitExceeded, Die, ScriptedDice, SeededDice
 from rules.model import Action, RulesError
+from rules.params import validate_params
 from rules.rolls import roll_die
 from rules.savage_worlds import SYSTEM
+from rules.savage_worlds.actions import ACTIONS
 from rules.savage_worlds.buttons import _sheet_buttons, sheet_buttons
 from rules.savage_worlds.shared import line, roll_ace, roll_aces, set_aside, sheet_weapon
 from rules.savage_worlds.sheet import parse_sheet
+from rules.savage_worlds.system import _COMPILED, _quick
 from rules.savage_worlds.traits import trait_die
 from rules.system import apply_effects
 
@@ -148,3 +154,35 @@ def test_an_attack_reads_the_world_it_is_given_not_a_remembered_one() -> None:
     with pytest.raises(RulesError) as refused:
         run(out, "attack", "agente", params, ("ogro",), dice=faces)
     assert (refused.value.code, refused.value.field) == ("actor_out", "targets.0")
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-30, max_value=200),
+    st.text(max_size=45),
+    st.sampled_from(["short", "dark", "none", "holster", "atk1", "hit2", "subfusil"]),
+    st.floats(allow_nan=False),
+    st.lists(st.integers(), max_size=2),
+)
+_NAMES = st.sampled_from(
+    (
+        *("attack", "hit", "pending", "weapon", "rof", "source", "count", "to_gm", "damage"),
+        *("ap", "wounds", "modifier", "what", "surprise", "stealth", "range", "cover", "bogus"),
+    )
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(kind=st.sampled_from(sorted(ACTIONS)), raw=st.dictionaries(_NAMES, _VALUES, max_size=4))
+def test_quick_validation_accepts_only_what_the_shared_one_accepts_the_same(
+    kind: str, raw: dict[str, Any]
+) -> None:
+    rows, known, _, _ = _COMPILED[kind]
+    quick = _quick(rows, known, raw)
+    try:
+        shared = validate_params(ACTIONS[kind].params, raw)
+    except RulesError:
+        assert quick is None
+    else:
+        assert quick is None or (quick == shared and list(quick) == list(shared))
