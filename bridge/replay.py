@@ -200,9 +200,11 @@ def replay(
     sessions: dict[tuple[str, str], Session] = {}
     seq = 0
     events = cards = refused = 0
-    total = len(session.events)
+    lines = session.lines
+    total = len(lines)
     texts = session.texts if len(session.texts) == total else []
-    for index, line in enumerate(session.events, start=1):
+    in_text = session.pushes_in_text if len(session.pushes_in_text) == total else [False] * total
+    for index, line in enumerate(lines, start=1):
         if stop_at is not None and (line.seq or index) > stop_at:
             break
         if on_event:
@@ -280,12 +282,13 @@ def replay(
             if line.seq is not None and line.seq != seq:
                 _diverge(divergences, index, line, "seq", line.seq, seq)
             if (
-                line.pushes is not None
+                (in_text[index - 1] or line.pushes is not None)
                 and not (texts and line.expect is None and _recorded_as(texts[index - 1], pushes))
-                and not same_json(line.pushes, pushes)
+                and not same_json(recorded := session.recorded_pushes(index - 1), pushes)
             ):
-                found = first_difference(_faces(line.pushes), _faces(pushes)) or first_difference(
-                    line.pushes, pushes
+                assert recorded is not None
+                found = first_difference(_faces(recorded), _faces(pushes)) or first_difference(
+                    recorded, pushes
                 )
                 if found:
                     _diverge(divergences, index, line, f"pushes.{found[0]}", found[1], found[2])
@@ -297,9 +300,9 @@ def replay(
                     if first_difference(expected, got) is not None:
                         _diverge(divergences, index, line, f"ack.{path}", expected, got)
         world = outcome.world
-        if line.pushes is not None and not reroll and divergences:
+        if not reroll and divergences and (in_text[index - 1] or line.pushes is not None):
             # Keep comparing later events against the recording: take the recorded actors.
-            for push in line.pushes:
+            for push in session.recorded_pushes(index - 1) or []:
                 if push.get("type") == "actor_update" and "actor" in push:
                     world = world.with_actor(actor_from_json(push["actor"]))
         if outcome.used_follow_ups:

@@ -41,7 +41,7 @@ def run_replay(
         print(f"{path}: {error}", file=sys.stderr)
         return 2
     print(
-        f"replaying {len(session.events)} events of world {session.world.id}"
+        f"replaying {len(session.lines)} events of world {session.world.id}"
         f" ({session.world.system}){' with fresh dice' if reroll else ''}"
     )
     show = progress or sys.stderr.isatty()
@@ -78,7 +78,7 @@ def run_live(
     except (OSError, SessionFileError) as error:
         print(f"{path}: {error}", file=sys.stderr)
         return 2
-    print(f"replaying {len(session.events)} events against {url} (the server's own dice)")
+    print(f"replaying {len(session.lines)} events against {url} (the server's own dice)")
     report = asyncio.run(replay_live(session, url, gm_token, player_token, stop_at=stop_at))
     for divergence in report.divergences:
         print(divergence)

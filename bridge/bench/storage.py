@@ -183,7 +183,7 @@ def replay_rate(
         done += step()
         elapsed += time.thread_time() - started
     what = "load + replay" if with_load else "replay"
-    return Rate(f"{what} ({len(session.events)}-event session file)", done / elapsed, done, elapsed)
+    return Rate(f"{what} ({len(session.lines)}-event session file)", done / elapsed, done, elapsed)
 
 
 def session_lines(events: int) -> list[str]:
