@@ -167,9 +167,8 @@ class ScriptedDice:
     """
 
     def __init__(self, faces: Iterable[int | Draw | tuple[int, int]]) -> None:
-        self._script: list[int | Draw] = [
-            Draw(*item) if isinstance(item, tuple) else item for item in faces
-        ]
+        # Pairs are kept as given (a replay serves a few per event): roll reads them.
+        self._script: list[int | Draw | tuple[int, int]] = list(faces)
         self._next = 0
 
     @property
@@ -185,14 +184,16 @@ class ScriptedDice:
         item = self._script[self._next]
         position = self._next + 1
         self._next += 1
-        if isinstance(item, Draw):
-            if item.sides != sides:
-                raise DiceScriptMismatch(
-                    f"die {position} of the script is a d{item.sides}, but a d{sides} was rolled"
-                )
-            face = item.face
+        if isinstance(item, tuple):
+            drawn, face = item
+        elif isinstance(item, Draw):
+            drawn, face = item.sides, item.face
         else:
-            face = item
+            drawn, face = sides, item
+        if drawn != sides:
+            raise DiceScriptMismatch(
+                f"die {position} of the script is a d{drawn}, but a d{sides} was rolled"
+            )
         if not 1 <= face <= sides:
             raise DiceScriptMismatch(
                 f"die {position} of the script shows {face}, not on a d{sides}"
