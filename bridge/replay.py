@@ -9,6 +9,7 @@ report is the same, byte for byte, every time the same file is replayed.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -179,6 +180,39 @@ def _dice_for(line: SessionEvent, reroll: bool, seed: int, index: int) -> DiceSo
 
 
 def replay(
+    session: SessionFile,
+    registry: Registry,
+    *,
+    reroll: bool = False,
+    seed: int = 0,
+    stop_at: int | None = None,
+    first_only: bool = False,
+    on_event: Callable[[int, int], None] | None = None,
+) -> Report:
+    """Replay ``session`` through a fresh in-process bridge, comparing as it goes.
+
+    The cyclic garbage collector is paused meanwhile (and any cycle made is collected
+    when it resumes): replay keeps every accepted event's pushes for later card actions
+    and undos, thousands of containers, and each few thousand kept would start a full
+    collection walking the whole heap again (a third of a long replay's time)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _replay(
+            session,
+            registry,
+            reroll=reroll,
+            seed=seed,
+            stop_at=stop_at,
+            first_only=first_only,
+            on_event=on_event,
+        )
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _replay(
     session: SessionFile,
     registry: Registry,
     *,
