@@ -56,14 +56,14 @@ async def measure(
         connections: list[Connection] = []
         for world_id in ids:
             runtime = await bridge.runtime(world_id)
-            for member in range(5):
-                conn = Connection(world_id, Session(f"u{member}", "gm", "es"), None)
+            for index in range(5):
+                conn = Connection(world_id, Session(f"u{index}", "gm", "es"), None)
                 conn.welcomed.set()
                 connections.append(conn)
                 runtime.members[("gm", "es")] += 1
         roll = ROLLS[system_id]
 
-        async def member(conn: Connection, count: int) -> None:
+        async def rolls(conn: Connection, count: int) -> None:
             for _ in range(count):
                 payload: dict[str, Any] = json.loads(json.dumps(roll))  # fresh, as parsed
                 payload["id"] = str(uuid.uuid4())
@@ -73,7 +73,7 @@ async def measure(
 
         async def slice_(count: int) -> float:
             start, loop_start = time.process_time(), time.thread_time()
-            await asyncio.gather(*(member(c, count) for c in connections))
+            await asyncio.gather(*(rolls(c, count) for c in connections))
             requests = count * len(connections)
             loop_cpu.append((time.thread_time() - loop_start) / requests * 1e6)
             return (time.process_time() - start) / requests * 1e6
