@@ -123,6 +123,10 @@ class NewEvent:
     released_follow_ups: tuple[tuple[str, str], ...] = ()
 
 
+_STATES_KEPT = 10_000
+"""Worlds whose last committed state text the store remembers (then it starts over)."""
+
+
 def _dumps(value: Any) -> str:
     return dumps(value)
 
@@ -139,6 +143,8 @@ class SQLiteStore:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
+        # world id -> (seq, state text) this store last committed (see ``_write``)
+        self._states: dict[str, tuple[int, str]] = {}
         self._db.execute("PRAGMA journal_mode=WAL")
         if synchronous.upper() not in ("FULL", "NORMAL", "OFF", "EXTRA"):
             raise ValueError(f"unknown synchronous mode {synchronous!r}")
@@ -344,6 +350,7 @@ class SQLiteStore:
         If the commit itself fails, every item gets the error and nothing is written.
         """
         results: list[StoreError | None] = []
+        written: dict[str, tuple[int, str]] = {}
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -353,13 +360,14 @@ class SQLiteStore:
                 for world_id, event, state in items:
                     self._db.execute("SAVEPOINT item")
                     try:
-                        self._write(world_id, event, state)
+                        text = self._write(world_id, event, state, written)
                     except (StoreError, sqlite3.Error, ValueError) as exc:
                         self._db.execute("ROLLBACK TO item")
                         self._db.execute("RELEASE item")
                         results.append(exc if isinstance(exc, StoreError) else StoreError(str(exc)))
                         continue
                     self._db.execute("RELEASE item")
+                    written[world_id] = (event.seq, text)
                     results.append(None)
                 self._db.execute("COMMIT")
             except BaseException as exc:
@@ -367,13 +375,36 @@ class SQLiteStore:
                 if isinstance(exc, sqlite3.Error | ValueError):
                     return [StoreError(str(exc)) for _ in items]
                 raise
+            self._states.update(written)
+            if len(self._states) > _STATES_KEPT:
+                self._states.clear()
         return results
 
-    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
-        updated = self._db.execute(
-            "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
-            (event.seq, _state_text(state), world_id, event.seq - 1),
-        ).rowcount
+    def _write(
+        self,
+        world_id: str,
+        event: NewEvent,
+        state: dict[str, Any] | str,
+        written: dict[str, tuple[int, str]],
+    ) -> str:
+        """One event and its world's state; returns the state text as it is now on the row.
+
+        The state is rewritten only when it differs from the text this store last committed
+        for that world at ``seq - 1`` (most rolls change nothing in the world: rewriting
+        its whole snapshot was most of each event's bytes). The ``seq`` guard below makes
+        that safe: the row is still at ``seq - 1``, the state this store wrote with it."""
+        text = _state_text(state)
+        last = written.get(world_id) or self._states.get(world_id)
+        if last is not None and last[0] == event.seq - 1 and last[1] == text:
+            updated = self._db.execute(
+                "UPDATE worlds SET seq = ? WHERE id = ? AND seq = ?",
+                (event.seq, world_id, event.seq - 1),
+            ).rowcount
+        else:
+            updated = self._db.execute(
+                "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
+                (event.seq, text, world_id, event.seq - 1),
+            ).rowcount
         if updated != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
         self._db.execute(
@@ -404,6 +435,7 @@ class SQLiteStore:
                 "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
                 [(world_id, card, action) for card, action in event.released_follow_ups],
             )
+        return text
 
 
 class AsyncStore:
@@ -423,6 +455,15 @@ class AsyncStore:
         Returns only once the transaction holding this event is on disk (group commit:
         nothing is acknowledged before it is durable). Raises StoreError as ``append``.
         """
+        await self.submit(world_id, event, state)
+
+    def submit(
+        self, world_id: str, event: NewEvent, state: dict[str, Any] | str
+    ) -> asyncio.Future[None]:
+        """``append`` without a coroutine: queue the event for the next group commit and
+        return the future that completes once its transaction is on disk (or fails with
+        StoreError). The bridge's hot path holds this future instead of a task per event.
+        Must be called on the event loop's thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._pending.append((world_id, event, state, future))
@@ -430,7 +471,7 @@ class AsyncStore:
             # One flusher task at a time, not tied to any request (a cancelled request
             # must not leave others waiting).
             self._flusher = loop.create_task(self._flush())
-        await future
+        return future
 
     async def _flush(self) -> None:
         while self._pending:
