@@ -586,9 +586,7 @@ class Bridge:
             pipe.tail,
             loop.create_future(),
         )
-        write = loop.create_task(
-            self.store.append(runtime.world.id, record, world_json_text(result.world))
-        )
+        write = self.store.submit(runtime.world.id, record, world_json_text(result.world))
         pipe.launch(runtime, flight, write)
         return flight, True
 
