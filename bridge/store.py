@@ -294,6 +294,15 @@ class SQLiteStore:
             ).fetchone()
         return None if r is None else self._event(r)
 
+    def request_ids(self, world_id: str) -> list[str]:
+        """Every request id the world's log holds (the bridge's in-memory idempotency
+        filter is filled from it when a world is loaded)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT request_id FROM events WHERE world_id = ?", (world_id,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def event_at(self, world_id: str, seq: int) -> EventRow | None:
         with self._lock:
             r = self._db.execute(
