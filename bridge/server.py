@@ -149,6 +149,10 @@ class Bridge:
                 if row is None:
                     raise KeyError(world_id)
                 runtime = WorldRuntime.from_row(row.state, row.seq)
+                list_ids = getattr(self.store.sync, "request_ids", None)
+                if list_ids is not None and self.cluster is None:
+                    ids: list[str] = await self.store.run(list_ids, world_id)
+                    runtime.request_ids = {hash(i) for i in ids}
                 self.worlds[world_id] = runtime
         return runtime
 
@@ -509,9 +513,11 @@ class Bridge:
             if in_flight.digest != digest:
                 return self._error("id_reused", session.locale, "id")
             return in_flight, False
-        settled = await self._settled(runtime, session, payload, digest)
-        if settled is not None:
-            return settled
+        known = runtime.request_ids
+        if known is None or hash(str(payload["id"])) in known:
+            settled = await self._settled(runtime, session, payload, digest)
+            if settled is not None:
+                return settled
         if isinstance(request, CardActionRequest | UndoRequest):
             await pipe.settle()  # what they read from the store must be all there
         referenced, used = await self._referenced(runtime, request)
@@ -576,6 +582,8 @@ class Bridge:
         """Hand the event to the store and make it the world's state in memory."""
         seq = runtime.seq + 1
         record = self._record(seq, session, event, payload, digest, dice, result)
+        if runtime.request_ids is not None:
+            runtime.request_ids.add(hash(record.request_id))
         loop = asyncio.get_running_loop()
         flight = Flight(
             seq,

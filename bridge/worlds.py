@@ -76,6 +76,10 @@ class WorldRuntime:
     seq: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     members: Counter[tuple[str, str]] = field(default_factory=Counter)
+    request_ids: set[int] | None = None
+    """``hash()`` of every request id in the world's log and in flight, when the store
+    can list them (one process on SQLite): a request whose id is not here is new, without
+    a read of the store; one that is (a retry, or a hash collision) is looked up."""
 
     @classmethod
     def from_row(cls, state: dict[str, Any], seq: int) -> WorldRuntime:
