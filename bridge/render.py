@@ -47,6 +47,10 @@ def _plain(value: str) -> str:
     return value
 
 
+_PAIRS_LIMIT = 8192
+"""Texts with parameters remembered per Renderer (by the identity of their JSON form)."""
+
+
 class JsonTexts:
     """:func:`rules.i18n.translate` applied to a Text's JSON form, without rebuilding it.
 
@@ -60,6 +64,7 @@ class JsonTexts:
         self.catalogue = catalogue
         self._templates: dict[tuple[str, str], tuple[str | None, frozenset[str]]] = {}
         self._bare: dict[tuple[str, str, bool], str] = {}
+        self._pairs: dict[tuple[int, str], tuple[Mapping[str, Any], tuple[str, str]]] = {}
 
     def _template(self, key: str, locale: str) -> tuple[str | None, frozenset[str]]:
         found = self._templates.get((key, locale))
@@ -96,6 +101,22 @@ class JsonTexts:
         params: Mapping[str, Any] = raw["params"]
         if not params:
             return self.render(raw, locale, False), self.render(raw, locale, True)
+        # Texts with parameters are remembered by the identity of their JSON form: the
+        # rules share frozen Texts for equal values and ``text_to_json`` gives the same
+        # dict for the same Text, so a text shown before costs one lookup. The entry
+        # holds ``raw``, so its id is not reused while it lives; JSON forms are never
+        # changed once built (bridge/serialize.py).
+        memo = (id(raw), locale)
+        hit = self._pairs.get(memo)
+        if hit is not None and hit[0] is raw:
+            return hit[1]
+        found = self._pair(key, params, locale)
+        if len(self._pairs) >= _PAIRS_LIMIT:
+            self._pairs.clear()  # bounded: start over (texts in use come back at once)
+        self._pairs[memo] = (raw, found)
+        return found
+
+    def _pair(self, key: str, params: Mapping[str, Any], locale: str) -> tuple[str, str]:
         template, fields = self._template(key, locale)
         if template is None:
             return key, _escape(key)

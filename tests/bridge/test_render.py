@@ -73,3 +73,20 @@ def test_parameters_are_escaped_in_html_only() -> None:
     assert texts.render(raw, "es", True) == (
         "Hola &lt;b&gt;&quot;Ana&quot; &amp; &#x27;Bob&#x27;&lt;/b&gt;"
     )
+
+
+def test_a_remembered_text_pair_is_the_fresh_rendering_and_the_memo_is_bounded() -> None:
+    import bridge.render as render
+
+    texts = JsonTexts({"es": {"k": "Hola {name}", "n": "{a} y {b}"}})
+    raw = {"key": "k", "params": {"name": "<b>Ana</b>"}}
+    fresh = (texts.render(raw, "es", False), texts.render(raw, "es", True))
+    assert texts.pair(raw, "es") == fresh == texts.pair(raw, "es")
+    assert texts.pair(raw, "es") is texts.pair(raw, "es")  # the second is a lookup
+    other = {"key": "k", "params": {"name": "Bea"}}  # another object: rendered for itself
+    assert texts.pair(other, "es") == ("Hola Bea", "Hola Bea")
+    nested = {"key": "n", "params": {"a": {"text": raw}, "b": 3}}
+    assert texts.pair(nested, "es") == ("Hola <b>Ana</b> y 3", f"{fresh[1]} y 3")
+    for i in range(render._PAIRS_LIMIT + 10):
+        texts.pair({"key": "k", "params": {"name": str(i)}}, "es")
+    assert len(texts._pairs) <= render._PAIRS_LIMIT
