@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,9 +15,19 @@ from bridge.store_api import Store
 from rules.model import Actor, World
 from rules.registry import Registry
 
+_NOW: list[Any] = [-1, ""]
+
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The time as the store records it (UTC, ISO 8601, milliseconds); the text is made
+    once per millisecond (requests under load arrive several to a millisecond)."""
+    ms = time.time_ns() // 1_000_000
+    if ms != _NOW[0]:
+        seconds, millis = divmod(ms, 1000)
+        moment = datetime.fromtimestamp(seconds, UTC).replace(microsecond=millis * 1000)
+        _NOW[0], _NOW[1] = ms, moment.isoformat(timespec="milliseconds")
+    text: str = _NOW[1]
+    return text
 
 
 @dataclass(frozen=True)
