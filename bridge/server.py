@@ -10,6 +10,7 @@ card is rendered once per locale in use and GM-only cards never reach players.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -737,7 +738,15 @@ def create_app(
     world_limit: WorldLimit = DEFAULT_WORLD,
     auth_limit: AuthLimit = DEFAULT_AUTH,
     trusted_proxies: frozenset[str] = frozenset(),
+    freeze_gc: bool = False,
 ) -> web.Application:
+    """The bridge as an aiohttp application.
+
+    ``freeze_gc`` (the ``serve`` command): once started, everything alive (modules, the
+    rules' tables, the registry) is moved out of the cyclic garbage collector's way
+    (:func:`gc.freeze`): a full collection no longer walks those ~80k objects, which
+    took ~55 ms each under load (a pause every few seconds that showed in the p99).
+    Not for tests, which start many apps in one process."""
     bridge = Bridge(
         store,
         registry,
@@ -769,6 +778,9 @@ def create_app(
     async def on_startup(app: web.Application) -> None:
         if cluster is not None:
             await cluster.start()
+        if freeze_gc:
+            gc.collect()
+            gc.freeze()
 
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()
