@@ -357,6 +357,10 @@ class SQLiteStore:
 
         An item that fails is rolled back alone and gets its error; the others are written.
         If the commit itself fails, every item gets the error and nothing is written.
+
+        Items almost never fail, so the batch is first written without savepoints (two
+        statements an item instead of four); only if an item fails is the transaction
+        rolled back and the batch written again item by item in savepoints, as before.
         """
         results: list[StoreError | None] = []
         written: dict[str, tuple[int, str]] = {}
@@ -366,7 +370,14 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 return [StoreError(str(exc)) for _ in items]
             try:
-                for world_id, event, state in items:
+                careful = items
+                if self._write_all(items, written):
+                    results, careful = [None] * len(items), []
+                else:
+                    written.clear()
+                    self._db.execute("ROLLBACK")
+                    self._db.execute("BEGIN IMMEDIATE")
+                for world_id, event, state in careful:
                     self._db.execute("SAVEPOINT item")
                     try:
                         text = self._write(world_id, event, state, written)
@@ -380,7 +391,8 @@ class SQLiteStore:
                     results.append(None)
                 self._db.execute("COMMIT")
             except BaseException as exc:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error | ValueError):
                     return [StoreError(str(exc)) for _ in items]
                 raise
@@ -388,6 +400,21 @@ class SQLiteStore:
             if len(self._states) > _STATES_KEPT:
                 self._states.clear()
         return results
+
+    def _write_all(
+        self,
+        items: list[tuple[str, NewEvent, dict[str, Any] | str]],
+        written: dict[str, tuple[int, str]],
+    ) -> bool:
+        """Every item written in the open transaction, without savepoints; False (the
+        transaction then holds a partial batch and must be rolled back) if one failed."""
+        try:
+            for world_id, event, state in items:
+                text = self._write(world_id, event, state, written)
+                written[world_id] = (event.seq, text)
+        except (StoreError, sqlite3.Error, ValueError):
+            return False
+        return True
 
     def _write(
         self,
