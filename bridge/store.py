@@ -123,10 +123,6 @@ class NewEvent:
     released_follow_ups: tuple[tuple[str, str], ...] = ()
 
 
-_STATES_KEPT = 10_000
-"""Worlds whose last committed state text the store remembers (then it starts over)."""
-
-
 def _dumps(value: Any) -> str:
     return dumps(value)
 
@@ -143,8 +139,6 @@ class SQLiteStore:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
-        # world id -> (seq, state text) this store last committed (see ``_write``)
-        self._states: dict[str, tuple[int, str]] = {}
         self._db.execute("PRAGMA journal_mode=WAL")
         if synchronous.upper() not in ("FULL", "NORMAL", "OFF", "EXTRA"):
             raise ValueError(f"unknown synchronous mode {synchronous!r}")
@@ -357,90 +351,38 @@ class SQLiteStore:
 
         An item that fails is rolled back alone and gets its error; the others are written.
         If the commit itself fails, every item gets the error and nothing is written.
-
-        Items almost never fail, so the batch is first written without savepoints (two
-        statements an item instead of four); only if an item fails is the transaction
-        rolled back and the batch written again item by item in savepoints, as before.
         """
         results: list[StoreError | None] = []
-        written: dict[str, tuple[int, str]] = {}
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 return [StoreError(str(exc)) for _ in items]
             try:
-                careful = items
-                if self._write_all(items, written):
-                    results, careful = [None] * len(items), []
-                else:
-                    written.clear()
-                    self._db.execute("ROLLBACK")
-                    self._db.execute("BEGIN IMMEDIATE")
-                for world_id, event, state in careful:
+                for world_id, event, state in items:
                     self._db.execute("SAVEPOINT item")
                     try:
-                        text = self._write(world_id, event, state, written)
+                        self._write(world_id, event, state)
                     except (StoreError, sqlite3.Error, ValueError) as exc:
                         self._db.execute("ROLLBACK TO item")
                         self._db.execute("RELEASE item")
                         results.append(exc if isinstance(exc, StoreError) else StoreError(str(exc)))
                         continue
                     self._db.execute("RELEASE item")
-                    written[world_id] = (event.seq, text)
                     results.append(None)
                 self._db.execute("COMMIT")
             except BaseException as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                self._db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error | ValueError):
                     return [StoreError(str(exc)) for _ in items]
                 raise
-            self._states.update(written)
-            if len(self._states) > _STATES_KEPT:
-                self._states.clear()
         return results
 
-    def _write_all(
-        self,
-        items: list[tuple[str, NewEvent, dict[str, Any] | str]],
-        written: dict[str, tuple[int, str]],
-    ) -> bool:
-        """Every item written in the open transaction, without savepoints; False (the
-        transaction then holds a partial batch and must be rolled back) if one failed."""
-        try:
-            for world_id, event, state in items:
-                text = self._write(world_id, event, state, written)
-                written[world_id] = (event.seq, text)
-        except (StoreError, sqlite3.Error, ValueError):
-            return False
-        return True
-
-    def _write(
-        self,
-        world_id: str,
-        event: NewEvent,
-        state: dict[str, Any] | str,
-        written: dict[str, tuple[int, str]],
-    ) -> str:
-        """One event and its world's state; returns the state text as it is now on the row.
-
-        The state is rewritten only when it differs from the text this store last committed
-        for that world at ``seq - 1`` (most rolls change nothing in the world: rewriting
-        its whole snapshot was most of each event's bytes). The ``seq`` guard below makes
-        that safe: the row is still at ``seq - 1``, the state this store wrote with it."""
-        text = _state_text(state)
-        last = written.get(world_id) or self._states.get(world_id)
-        if last is not None and last[0] == event.seq - 1 and last[1] == text:
-            updated = self._db.execute(
-                "UPDATE worlds SET seq = ? WHERE id = ? AND seq = ?",
-                (event.seq, world_id, event.seq - 1),
-            ).rowcount
-        else:
-            updated = self._db.execute(
-                "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
-                (event.seq, text, world_id, event.seq - 1),
-            ).rowcount
+    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
+        updated = self._db.execute(
+            "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
+            (event.seq, _state_text(state), world_id, event.seq - 1),
+        ).rowcount
         if updated != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
         self._db.execute(
@@ -471,7 +413,6 @@ class SQLiteStore:
                 "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
                 [(world_id, card, action) for card, action in event.released_follow_ups],
             )
-        return text
 
 
 class AsyncStore:

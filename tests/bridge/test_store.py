@@ -6,7 +6,6 @@ import asyncio
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -144,42 +143,3 @@ async def test_group_commit_writes_concurrent_worlds_together(opener: Opener) ->
     with pytest.raises(SeqConflict):
         await store.append("w0", event(99), STATE)
     await store.close()
-
-
-def test_an_unchanged_state_moves_only_the_seq_and_reads_back_whole(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "s.sqlite3")
-    store.create_world("w", "w", "o3d10", "g", "p", STATE, "now")
-    same = '{"id":"w","n":1}'
-    statements: list[str] = []
-    store._db.set_trace_callback(statements.append)
-    store.append("w", event(1), same)
-    store.append("w", event(2), same)  # the world did not change: only its seq moves
-    store.append_many([("w", event(3), same), ("w", event(4), same)])
-    store._db.set_trace_callback(None)
-    updates = [s for s in statements if s.startswith("UPDATE worlds")]
-    assert len(updates) == 4 and ["state =" in s for s in updates] == [True, False, False, False]
-    row = store.load_world("w")
-    assert row is not None and (row.seq, row.state) == (4, {"id": "w", "n": 1})
-    # A failed commit leaves the store remembering the state that is really on disk.
-    original = store._db
-    changed = '{"id":"w","n":5}'
-
-    class Failing:
-        def __getattr__(self, name: str) -> object:
-            return getattr(original, name)
-
-        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-            if sql == "COMMIT":
-                raise sqlite3.OperationalError("disk I/O error")
-            return original.execute(sql, *args)
-
-    store._db = Failing()  # type: ignore[assignment]
-    assert isinstance(store.append_many([("w", event(5), changed)])[0], StoreError)
-    store._db = original
-    store.append("w", event(5), same)
-    row = store.load_world("w")
-    assert row is not None and (row.seq, row.state) == (5, {"id": "w", "n": 1})
-    store.append("w", event(6), changed)
-    row = store.load_world("w")
-    assert row is not None and (row.seq, row.state) == (6, {"id": "w", "n": 5})
-    store.close()
