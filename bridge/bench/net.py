@@ -182,7 +182,16 @@ def _loaders(
     peak: list[float] | None = None,
     pid: int = 0,
     capture: bool = False,
+    window: Window | None = None,
 ) -> list[dict[str, Any]]:
+    """Run the load generators and return their result lines.
+
+    With ``window`` (the measured rows), every generator connects first; then
+    ``window.start()`` is called and all of them start their timed loop at once; once
+    every result is in, ``window.end()`` is called before any of them disconnects. The
+    servers' CPU is thus taken over the measured window alone, for bridge and floor alike
+    (before, it included every connection's welcome and disconnect, and one generator's
+    window could overlap the other's connection storm)."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("the network benchmark needs Node.js (make setup installs js-shim)")
@@ -204,11 +213,13 @@ def _loaders(
             "script": script,
             "offset": offset,
             "capture": capture,
+            "barrier": window is not None,
         }
         offset += count
         children.append(
             subprocess.Popen(
                 [node, str(LOADER), json.dumps(options)],
+                stdin=subprocess.PIPE if window is not None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 text=True,
                 cwd=ROOT / "js-shim",
@@ -216,6 +227,8 @@ def _loaders(
             )
         )
     try:
+        if window is not None:
+            return _windowed(children, window)
         if peak is not None:
             while any(child.poll() is None for child in children):
                 peak.append(_rss_mb(pid))
@@ -231,6 +244,59 @@ def _loaders(
             if child.poll() is None:
                 child.kill()
                 child.wait(timeout=10)
+    return results
+
+
+class Window:
+    """What to do when the measured window of a row starts and ends (see ``_loaders``)."""
+
+    def start(self) -> None:
+        """Called once every load generator is connected, just before they start."""
+
+    def end(self) -> None:
+        """Called once every load generator reported, before any disconnects."""
+
+
+class CpuWindow(Window):
+    """A server's CPU seconds over the measured window."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.before = 0.0
+        self.cpu = 0.0
+
+    def start(self) -> None:
+        self.before = _cpu_seconds(self.pid)
+
+    def end(self) -> None:
+        self.cpu = _cpu_seconds(self.pid) - self.before
+
+
+def _line(child: subprocess.Popen[str]) -> dict[str, Any]:
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if not line:
+        raise RuntimeError(f"load generator ended early ({child.wait(timeout=10)})")
+    found: dict[str, Any] = json.loads(line)
+    return found
+
+
+def _windowed(children: list[subprocess.Popen[str]], window: Window) -> list[dict[str, Any]]:
+    for child in children:
+        _line(child)  # {"ready": true}: connected
+    window.start()
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
+    results = [_line(child) for child in children]
+    window.end()
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.close()
+    for child in children:
+        if child.wait(timeout=60) != 0:
+            raise RuntimeError(f"load generator failed ({child.returncode})")
     return results
 
 
@@ -362,7 +428,7 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                 }
                 processes = 1 if scenario.connections == 1 else 2
                 for name, (server, server_tokens) in targets.items():
-                    before = _cpu_seconds(server.pid)
+                    window = CpuWindow(server.pid)
                     loads = _loaders(
                         server.url,
                         server_tokens,
@@ -371,9 +437,9 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                         False,
                         scenario.script,
                         processes,
+                        window=window,
                     )
-                    cpu = _cpu_seconds(server.pid) - before
-                    results.append(_merge(scenario.name, name, server, loads, cpu))
+                    results.append(_merge(scenario.name, name, server, loads, window.cpu))
             idle_script = {"event": "roll", "payload": O3D10_ROLL}
             idle_tokens = tokens.get("o3d10", [])
             for count in idle_levels:
