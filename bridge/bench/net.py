@@ -115,6 +115,8 @@ class Scenario:
 
 
 MEMBERS = 5
+SLICES = 2
+"""Windows per target and row (full runs), floor and bridge alternating."""
 O3D10_ROLL = {
     "actor": "aldara",
     "action": "skill",
@@ -301,11 +303,21 @@ def _windowed(children: list[subprocess.Popen[str]], window: Window) -> list[dic
 
 
 def _merge(
-    scenario: str, target: str, server: Server, results: list[dict[str, Any]], cpu: float
+    scenario: str,
+    target: str,
+    server: Server,
+    results: list[dict[str, Any]],
+    cpu: float,
+    slices: list[list[dict[str, Any]]] | None = None,
 ) -> NetResult:
+    """One row from the load generators' results (of one window, or of several
+    ``slices`` of the same row, whose windows add up)."""
+    if slices is not None:
+        results = [r for part in slices for r in part]
+    parts = slices if slices is not None else [results]
     operations = sum(r["operations"] for r in results)
     requests = sum(r["requests"] for r in results)
-    elapsed = max(r["elapsed"] for r in results) or 1e-9
+    elapsed = sum(max(r["elapsed"] for r in part) for part in parts) or 1e-9
     latencies = sorted(x for r in results for x in (r.get("latencies_ms") or []))
     if latencies:
         p50 = latencies[len(latencies) // 2]
@@ -317,7 +329,7 @@ def _merge(
     return NetResult(
         scenario,
         target,
-        sum(r["connections"] for r in results),
+        max(sum(r["connections"] for r in part) for part in parts),
         operations,
         requests,
         sum(r["errors"] for r in results),
@@ -427,19 +439,31 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                     "bridge": (bridge, world_tokens),
                 }
                 processes = 1 if scenario.connections == 1 else 2
-                for name, (server, server_tokens) in targets.items():
-                    window = CpuWindow(server.pid)
-                    loads = _loaders(
-                        server.url,
-                        server_tokens,
-                        scenario.connections,
-                        seconds,
-                        False,
-                        scenario.script,
-                        processes,
-                        window=window,
-                    )
-                    results.append(_merge(scenario.name, name, server, loads, window.cpu))
+                # The row's time in slices, floor and bridge alternating (floor, bridge,
+                # bridge, floor): other work on a shared machine comes and goes, and one
+                # window each, floor first, let that drift favour one side.
+                slices: dict[str, list[list[dict[str, Any]]]] = {"floor": [], "bridge": []}
+                cpu = {"floor": 0.0, "bridge": 0.0}
+                for turn in range(SLICES if not quick else 1):
+                    order = list(targets) if turn % 2 == 0 else list(reversed(targets))
+                    for name in order:
+                        server, server_tokens = targets[name]
+                        window = CpuWindow(server.pid)
+                        slices[name].append(
+                            _loaders(
+                                server.url,
+                                server_tokens,
+                                scenario.connections,
+                                seconds / (SLICES if not quick else 1),
+                                False,
+                                scenario.script,
+                                processes,
+                                window=window,
+                            )
+                        )
+                        cpu[name] += window.cpu
+                for name, (server, _tokens) in targets.items():
+                    results.append(_merge(scenario.name, name, server, [], cpu[name], slices[name]))
             idle_script = {"event": "roll", "payload": O3D10_ROLL}
             idle_tokens = tokens.get("o3d10", [])
             for count in idle_levels:
