@@ -403,7 +403,7 @@ def _accepted(system: RuleSystem, old: World, new: World, cards: tuple[Any, ...]
         {"type": "chat_card", "index": index, "card": card_to_json(card)}
         for index, card in enumerate(cards)
     ]
-    if new is old:  # the very same frozen world (most rolls): nothing to diff, no undo
+    if new is old:  # the very same frozen world: nothing changed, nothing to diff
         return Accepted(new, pushes, None)
     before: dict[str, Any] = {}
     after: dict[str, Any] = {}

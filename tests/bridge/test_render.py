@@ -90,3 +90,38 @@ def test_a_remembered_text_pair_is_the_fresh_rendering_and_the_memo_is_bounded()
     for i in range(render._PAIRS_LIMIT + 10):
         texts.pair({"key": "k", "params": {"name": str(i)}}, "es")
     assert len(texts._pairs) <= render._PAIRS_LIMIT
+
+
+def test_a_cards_remembered_parts_render_as_a_fresh_renderer_does() -> None:
+    """Dice, sections and outcome are rendered once per JSON object and locale: a second
+    card sharing them (another seq and id) equals what a renderer without memos gives."""
+    from bridge.render import Renderer
+    from bridge.serialize import card_to_json
+    from rules.dice import ScriptedDice
+    from rules.model import Action, World
+
+    registry = default_registry()
+    system = registry.get("o3d10")
+    world = World("w", "w", "o3d10", {"locale": "es"})
+    for actor in system.sample_actors():
+        world = world.with_actor(actor)
+    action = Action("skill", "aldara", {"skill": "sigilo", "level": "normal"}, ())
+    checked = system.check_action(world, action)
+    cards = [
+        card_to_json(system.resolve(world, checked, ScriptedDice([4, 9, 2])).cards[0])
+        for _ in range(2)
+    ]
+    assert cards[0]["sections"] is cards[1]["sections"]  # the rules shared the parts
+    remembered = Renderer(system)
+    views = []
+    for locale in ("es", "en"):
+        for seq, card in enumerate(cards, start=1):
+            got = remembered.card(card, seq=seq, card_id=f"{seq}.0", world=world, locale=locale)
+            fresh = Renderer(system).card(
+                card, seq=seq, card_id=f"{seq}.0", world=world, locale=locale
+            )
+            assert got == fresh
+            assert f'data-card="{seq}.0" data-seq="{seq}"' in got["html"]
+            views.append(got)
+    assert views[0]["sections"] is views[1]["sections"]  # the second was a lookup
+    assert views[0]["sections"] is not views[2]["sections"]  # another locale
