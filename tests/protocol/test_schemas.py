@@ -27,7 +27,7 @@ def test_left_out_lists_and_objects_are_fresh_empty_values_documented_as_default
     from protocol.v1.parse import parse_request
     from protocol.v1.requests import ActionRequest
 
-    payload = {"id": "r1", "actor": "a", "action": "skill"}
+    payload = {"id": "r" * 32, "actor": "a", "action": "skill"}
     first, second = parse_request("roll", (payload,)), parse_request("roll", (payload,))
     assert isinstance(first, ActionRequest) and isinstance(second, ActionRequest)
     assert first.targets == [] and first.params == {}
