@@ -184,6 +184,8 @@ class Renderer:
         self._asks: dict[tuple[int, str], tuple[Param, dict[str, Any]]] = {}
         self._dice_html: dict[tuple[Any, ...], str] = {}
         self._parts: dict[tuple[int, str], tuple[Any, Any]] = {}
+        self._dice_values: dict[Any, tuple[list[dict[str, Any]], str, str]] = {}
+        self._section_texts: dict[Any, tuple[Any, Any]] = {}
         self._actor_views: OrderedDict[tuple[str, str, str, str], dict[str, Any]] = OrderedDict()
 
     def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
@@ -240,9 +242,9 @@ class Renderer:
         speaker = card["speaker"]
         speaker_name = world.actors[speaker].name if speaker in world.actors else None
         title = pair(card["title"], locale)
-        dice, dice_html, dice_text = self._part(card["dice"], locale, self._dice)
+        dice, dice_html, dice_text = self._part(card["dice"], locale, self._dice_by_value)
         sections, sections_html, sections_text = self._part(
-            card["sections"], locale, self._sections
+            card["sections"], locale, self._sections_by_texts
         )
         outcome_raw = card["outcome"]
         outcome, outcome_html = (
@@ -301,6 +303,68 @@ class Renderer:
         if len(self._parts) >= _PAIRS_LIMIT:
             self._parts.clear()
         self._parts[memo] = (raw, made)
+        return made
+
+    def _dice_by_value(
+        self, raw: list[Mapping[str, Any]], locale: str
+    ) -> tuple[list[dict[str, Any]], str, str]:
+        """``_dice`` remembered by the dice's values (and their types): rules that build a
+        new throw each roll (Savage Worlds) still show the same few throws again."""
+        try:
+            key = (
+                tuple(
+                    tuple((k, tuple(v) if type(v) is list else v, type(v)) for k, v in d.items())
+                    for d in raw
+                ),
+                locale,
+            )
+            found = self._dice_values.get(key)
+        except TypeError:  # a value that cannot be a key: rendered as it is
+            return self._dice(raw, locale)
+        if found is None:
+            found = self._dice(raw, locale)
+            if len(self._dice_values) >= _PAIRS_LIMIT:
+                self._dice_values.clear()
+            self._dice_values[key] = found
+        return found
+
+    def _sections_by_texts(
+        self, raw: list[Mapping[str, Any]], locale: str
+    ) -> tuple[list[dict[str, Any]], str, list[str]]:
+        """``_sections`` remembered by the identity of the sections' texts (shared by the
+        rules, see ``JsonTexts.pair``) and their plain values: rules that build new
+        sections each roll from shared lines still render each combination once. The
+        entry holds ``raw``, which holds those texts, so their ids are not reused while
+        it lives."""
+        try:
+            key = (
+                tuple(
+                    (
+                        id(section["title"]),
+                        tuple(
+                            (
+                                id(line["label"]),
+                                id(line["value"])
+                                if isinstance(line["value"], dict)
+                                else (line["value"], type(line["value"])),
+                            )
+                            for line in section["lines"]
+                        ),
+                    )
+                    for section in raw
+                ),
+                locale,
+            )
+            hit = self._section_texts.get(key)
+        except TypeError:
+            return self._sections(raw, locale)
+        if hit is not None:
+            found: tuple[list[dict[str, Any]], str, list[str]] = hit[1]
+            return found
+        made = self._sections(raw, locale)
+        if len(self._section_texts) >= _PAIRS_LIMIT:
+            self._section_texts.clear()
+        self._section_texts[key] = (raw, made)
         return made
 
     def _dice(

@@ -125,3 +125,39 @@ def test_a_cards_remembered_parts_render_as_a_fresh_renderer_does() -> None:
             views.append(got)
     assert views[0]["sections"] is views[1]["sections"]  # the second was a lookup
     assert views[0]["sections"] is not views[2]["sections"]  # another locale
+
+
+def test_equal_dice_and_sections_built_anew_render_once_and_as_a_fresh_renderer() -> None:
+    """Rules that build a new throw and new sections each roll from shared texts (Savage
+    Worlds): equal dice values, or sections of the very same texts, render once."""
+    from bridge.render import Renderer
+    from rules.model import World
+
+    system = default_registry().get("savage_worlds")
+    world = World("w", "w", "savage_worlds", {"locale": "es"})
+    label = {"key": "raw", "params": {"text": "<Disparar>"}}
+
+    def card() -> dict[str, Any]:
+        return {
+            "kind": "trait",
+            "title": {"key": "raw", "params": {"text": "T"}},
+            "speaker": "x",
+            "target": None,
+            "visibility": "public",
+            "dice": [{"sides": 8, "faces": [8, 3], "role": "trait", "kept": True, "group": 0}],
+            "outcome": None,
+            "sections": [{"title": None, "lines": [{"label": label, "value": 4}]}],
+            "actions": [],
+        }
+
+    remembered = Renderer(system)
+    first = remembered.card(card(), seq=1, card_id="1.0", world=world, locale="es")
+    second = remembered.card(card(), seq=2, card_id="2.0", world=world, locale="es")
+    assert second == Renderer(system).card(card(), seq=2, card_id="2.0", world=world, locale="es")
+    assert first["dice"] is second["dice"] and first["sections"] is second["sections"]
+    assert "&lt;Disparar&gt;: 4" in second["html"] and "<Disparar>: 4" in second["text"]
+    other = card()
+    other["dice"][0]["kept"] = 1  # an equal value of another type is another key
+    third = remembered.card(other, seq=3, card_id="3.0", world=world, locale="es")
+    assert third["dice"] is not first["dice"] and third["dice"][0]["kept"] == 1
+    assert third["dice"][0]["kept"] is not True
