@@ -3,40 +3,59 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from rules.dice import DiceSource, Die
-from rules.model import Action, FollowUp, Line, Outcome, Resolution, World, t
-from rules.rolls import roll_die
+from rules.dice import DiceSource
+from rules.model import (
+    Action,
+    Card,
+    FollowUp,
+    Line,
+    Outcome,
+    Resolution,
+    RulesError,
+    Section,
+    Text,
+    World,
+    t,
+)
 from rules.savage_worlds.attacks import (
-    Shot,
-    ammo_for,
-    critical_failure,
     prone_extra,
     recoil_applies,
-    shots,
     spread_dice,
     strength_shortfall,
 )
-from rules.savage_worlds.cards import card, refuse
-from rules.savage_worlds.sheet import Sheet, Weapon
-from rules.savage_worlds.state import Draft, drop_hold, require_active
+from rules.savage_worlds.cards import refuse
+from rules.savage_worlds.shared import remember, roll_ace, roll_aces, set_aside
+from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
+from rules.savage_worlds.state import (
+    COMBAT,
+    OUT,
+    TRACKER,
+    Draft,
+    drop_hold,
+    require_active,
+)
 from rules.savage_worlds.tables import (
     BLIND_FIRE_PENALTY,
     COVER_MODIFIER,
     DARK_SIGHT_LIMIT,
+    JOKER_BONUS,
     LIGHTING_MODIFIER,
     MIN_STRENGTH_STEP_PENALTY,
     MOVING_FIRE_PENALTY,
+    MULTI_ACTION_PENALTY,
+    RAISE,
     RANGE_MODIFIER,
     RECOIL_PENALTY,
+    ROF_AMMO,
     TARGET_NUMBER,
     WILD_DIE,
 )
 from rules.savage_worlds.traits import (
     Modifier,
+    TraitDie,
     modifier_lines,
-    situation_modifiers,
     trait_die,
     use_action,
 )
@@ -56,57 +75,121 @@ def require_can_act(draft: Draft, actor_id: str) -> None:
         raise refuse("shaken", "actor", actor=draft.actor(actor_id).name)
 
 
-def _check_ammo(draft: Draft, actor_id: str, weapon: Weapon, rof: int) -> int:
-    if weapon.shots is None:
-        return 0
-    need = ammo_for(rof)
-    have = int(draft.read(actor_id, "ammo", {}).get(weapon.id, 0))
-    if have <= 0:
-        raise refuse("no_ammo", "params.weapon", weapon=weapon.name)
-    if have < need:
-        raise refuse("not_enough_ammo", "params.rof", weapon=weapon.name, need=need, have=have)
-    return need
-
-
-def _attack_modifiers(
-    draft: Draft, actor_id: str, sheet: Sheet, weapon: Weapon, params: Mapping[str, Any], rof: int
-) -> list[Modifier]:
-    mods: list[Modifier] = []
-    ranged = weapon.kind != "melee"
-    if ranged:
-        mods.append(Modifier("range", RANGE_MODIFIER[str(params["range"])]))
-    mods.append(Modifier("cover", COVER_MODIFIER[str(params["cover"])]))
+def _attack_pairs(
+    weapon: Weapon,
+    params: Mapping[str, Any],
+    rof: int,
+    bipod_set: bool,
+    moved_before: bool,
+    sheet: Sheet,
+) -> list[tuple[str, int]]:
+    pairs: list[tuple[str, int]] = []
+    if weapon.kind != "melee":
+        pairs.append(("range", RANGE_MODIFIER[str(params["range"])]))
+    pairs.append(("cover", COVER_MODIFIER[str(params["cover"])]))
     if params["blind"]:
-        mods.append(Modifier("blind", BLIND_FIRE_PENALTY))
+        pairs.append(("blind", BLIND_FIRE_PENALTY))
     else:
-        mods.append(Modifier("lighting", LIGHTING_MODIFIER[str(params["lighting"])]))
-    bipod_set = weapon.id in draft.read(actor_id, "bipod", [])
+        pairs.append(("lighting", LIGHTING_MODIFIER[str(params["lighting"])]))
     if recoil_applies(weapon, rof, bipod_set, sheet.has_edge("sin_retroceso")):
-        mods.append(Modifier("recoil", -RECOIL_PENALTY))
-    if weapon.pen_mov and (params["moved"] or draft.read(actor_id, "moved", False)):
-        mods.append(Modifier("pen_mov", MOVING_FIRE_PENALTY))
+        pairs.append(("recoil", -RECOIL_PENALTY))
+    if weapon.pen_mov and (params["moved"] or moved_before):
+        pairs.append(("pen_mov", MOVING_FIRE_PENALTY))
     short = strength_shortfall(weapon, sheet.attributes["fuerza"], bipod_set)
     if short:
-        mods.append(Modifier("min_str", MIN_STRENGTH_STEP_PENALTY * short))
-    mods.append(Modifier("modifier", int(params["modifier"])))
-    return [m for m in mods if m.value]
+        pairs.append(("min_str", MIN_STRENGTH_STEP_PENALTY * short))
+    pairs.append(("modifier", int(params["modifier"])))
+    return [pair for pair in pairs if pair[1]]
+
+
+WeaponPlan = tuple[Sheet, Weapon | None, TraitDie | None, tuple[tuple[str, int], ...], Line | None]
+_PLANS: dict[tuple[int, str, Any], WeaponPlan] = {}
+
+
+def _weapon_plan(sheet: Sheet, weapon_id: str, unskilled: Any) -> WeaponPlan:
+    """A sheet's weapon, the trait die its skill rolls (None: refused unskilled), the die's own
+    modifiers and the card's weapon line: worked out once per parsed sheet (sheets are never
+    changed: a new sheet is a new object, a miss) and weapon, keyed by identity with the sheet
+    held, so an id is never reused while its entry lives."""
+    key = (id(sheet), weapon_id, unskilled)
+    plan = _PLANS.get(key)
+    if plan is not None and plan[0] is sheet:
+        return plan
+    weapon = sheet.weapon(weapon_id)
+    trait: TraitDie | None = None
+    weapon_line: Line | None = None
+    if weapon is not None:
+        try:  # a weapon skill is never an attribute: the actor's state does not count
+            trait = trait_die(sheet, {}, weapon.skill, {"unskilled": unskilled}, "params.weapon")
+        except RulesError:
+            trait = None
+        else:
+            weapon_line = Line(
+                t("line.weapon", weapon=weapon.name, skill=trait.label, die=trait.die)
+            )
+    pairs = tuple((m.key, m.value) for m in trait.modifiers) if trait is not None else ()
+    return remember(_PLANS, key, (sheet, weapon, trait, pairs, weapon_line))
+
+
+_SITUATIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[tuple[str, int], ...]]] = {}
+"""The attack's own modifiers per sheet (held: its id is not reused), weapon, the situation
+the attacker chose (range, cover, lighting...) and whether a bipod is set or they moved."""
+_MODS: dict[tuple[tuple[str, int], ...], tuple[tuple[Line, ...], int]] = {}
+
+
+def _mod_lines(pairs: tuple[tuple[str, int], ...]) -> tuple[tuple[Line, ...], int]:
+    """The card lines of the modifiers (key, value) in order, and their sum (shared)."""
+    found = _MODS.get(pairs)
+    if found is None:
+        found = remember(
+            _MODS,
+            pairs,
+            (modifier_lines(tuple(Modifier(k, v) for k, v in pairs)), sum(v for _, v in pairs)),
+        )
+    return found
+
+
+def _standing_or_refuse(world: World, targets: list[str]) -> None:
+    actors = world.actors
+    for index, target in enumerate(targets):
+        other = actors.get(target)
+        if other is None or not OUT.isdisjoint(other.statuses):
+            require_active(Draft(world), target, f"targets.{index}")
 
 
 def resolve_attack(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
-    draft = Draft(world)
+    """Refusals first (in a fixed order), then the dice, the shots, the hits and the card.
+
+    Read straight from the world until the first change (the draft is empty until then);
+    per sheet and weapon the trait die and its line come from :func:`_weapon_plan`."""
     actor_id, params, targets = action.actor_id, action.params, list(action.targets)
-    actor = draft.actor(actor_id)
-    sheet = draft.sheet(actor_id)
-    require_can_act(draft, actor_id)
-    weapon = weapon_of(sheet, str(params["weapon"]), actor.name)
+    actors = world.actors
+    actor = actors.get(actor_id)
+    if actor is None:
+        actor = world.actor(actor_id)  # refused there
+    sheet = parse_sheet(actor.sheet)
+    statuses = actor.statuses
+    if not OUT.isdisjoint(statuses):
+        raise refuse("actor_out", "actor", actor=actor.name)
+    if "stunned" in statuses:
+        # 'Fallo: El personaje sigue aturdido. Durante su turno, solo podrá hacer acciones gratuitas'.
+        raise refuse("shaken", "actor", actor=actor.name)
+    weapon_id = str(params["weapon"])
+    _, weapon, trait, trait_pairs, weapon_line = _weapon_plan(
+        sheet, weapon_id, settings.get("unskilled", "d4-2")
+    )
+    if weapon is None:
+        raise refuse("unknown_weapon", "params.weapon", actor=actor.name, weapon=weapon_id[:40])
     if actor_id in targets:
         raise refuse("self_target", "targets")
     if len(set(targets)) != len(targets):
         raise refuse("duplicate_target", "targets")
-    for index, target in enumerate(targets):
-        require_active(draft, target, f"targets.{index}")
+    for target in targets:
+        other = actors.get(target)
+        if other is None or not OUT.isdisjoint(other.statuses):
+            _standing_or_refuse(world, targets)
     rof = int(params["rof"])
     if rof > weapon.rof or (rof > 1 and weapon.kind == "melee"):
         raise refuse("rof_not_available", "params.rof", weapon=weapon.name, rof=weapon.rof)
@@ -125,26 +208,72 @@ def resolve_attack(
             raise refuse("too_many_targets", "targets", maximum=1)
     elif mode == "assigned" and len(targets) > count:
         raise refuse("too_many_targets", "targets", maximum=count)
-    need = _check_ammo(draft, actor_id, weapon, rof)
-    multi = use_action(draft, actor_id, settings, "actor")
-    drop_hold(draft, actor_id)
+    state = actor.state
+    need = 0
+    if weapon.shots is not None:
+        need = ROF_AMMO[rof]
+        have = int(state.get("ammo", {}).get(weapon.id, 0))
+        if have <= 0:
+            raise refuse("no_ammo", "params.weapon", weapon=weapon.name)
+        if have < need:
+            raise refuse("not_enough_ammo", "params.rof", weapon=weapon.name, need=need, have=have)
+    draft = Draft(world)
+    data = world.data
+    fight = data.get(COMBAT)
+    if fight and isinstance(fight, Mapping) and fight.get("active", False):
+        multi = use_action(draft, actor_id, settings, "actor")
+    else:
+        multi = 1  # out of combat: one action, nothing counted
+    if "on_hold" in statuses or "overwatch" in statuses or data.get(TRACKER):
+        drop_hold(draft, actor_id)
+    if trait is None:  # refused unskilled: trait_die says so
+        trait = trait_die(sheet, draft.state(actor_id), weapon.skill, settings, "params.weapon")
 
-    trait = trait_die(sheet, draft.state(actor_id), weapon.skill, settings, "params.weapon")
-    mods = [*trait.modifiers, *situation_modifiers(draft, actor_id, sheet, multi=multi)]
-    mods += _attack_modifiers(draft, actor_id, sheet, weapon, params, rof)
-    modifier = sum(m.value for m in mods)
+    pairs = list(trait_pairs)
+    if sheet.wild_card:
+        wound = -min(int(state.get("wounds", 0)), 3)
+        if wound:
+            pairs.append(("wounds", wound))
+    if "joker" in statuses:
+        pairs.append(("joker", JOKER_BONUS))
+    if multi > 1:
+        pairs.append(("multi", -MULTI_ACTION_PENALTY * (multi - 1)))
+    bipod_set = weapon.id in state.get("bipod", [])
+    moved_before = bool(state.get("moved", False))
+    situation = (
+        id(sheet),
+        weapon.id,
+        rof,
+        params["range"],
+        params["cover"],
+        params["blind"],
+        params["lighting"],
+        params["moved"],
+        params["modifier"],
+        bipod_set,
+        moved_before,
+    )
+    found = _SITUATIONS.get(situation)
+    if found is None or found[0] is not sheet:
+        found = remember(
+            _SITUATIONS,
+            situation,
+            (sheet, tuple(_attack_pairs(weapon, params, rof, bipod_set, moved_before, sheet))),
+        )
+    pairs += found[1]
+    mod_lines, modifier = _mod_lines(tuple(pairs))
 
     ranged = weapon.kind != "melee"
     thresholds: dict[str, int] = {}
+    prone = 0 if weapon.area or not ranged else prone_extra(str(params["cover"]), True, True)
     for target in targets:
-        target_sheet = draft.sheet(target)
-        base = target_sheet.parry if not ranged else TARGET_NUMBER
-        extra = (
-            0
-            if weapon.area
-            else prone_extra(str(params["cover"]), ranged, draft.has(target, "prone"))
-        )
-        thresholds[target] = base - extra
+        other = actors[target]
+        if ranged:
+            thresholds[target] = (
+                TARGET_NUMBER - prone if "prone" in other.statuses else TARGET_NUMBER
+            )
+        else:
+            thresholds[target] = parse_sheet(other.sheet).parry
     die_targets: list[str | None]
     if mode == "assigned":
         split = spread_dice(count, len(targets), params.get("spread"))
@@ -158,29 +287,72 @@ def resolve_attack(
     first = thresholds[targets[0]]
     die_thresholds = [first if tg is None else thresholds[tg] for tg in die_targets]
 
-    trait_dice = tuple(roll_die(dice, trait.die, "trait", explode=True) for _ in range(count))
-    wild = roll_die(dice, WILD_DIE, "wild", explode=True) if sheet.wild_card else None
-    fumble = bool(settings.get("critical_failure", True)) and critical_failure(trait_dice, wild)
-    result = shots(trait_dice, wild, modifier, die_targets, die_thresholds)
+    roll = dice.roll
+    sides = trait.die
+    trait_dice = roll_aces(roll, sides, "trait", count)
+    wild = roll_ace(roll, WILD_DIE, "wild") if sheet.wild_card else None
+    totals = [sum(die.faces) for die in trait_dice]
+    # which trait die the wild die replaces (attacks.place_wild)
+    replaced = None
+    if wild is not None:
+        wild_total = sum(wild.faces)
+        if count == 1:
+            replaced = 0 if wild_total > totals[0] else None
+        else:
+            for i in range(count):
+                if totals[i] + modifier < die_thresholds[i] <= wild_total + modifier:
+                    replaced = i
+                    break
+        if replaced is not None:
+            totals[replaced] = wild_total
+    # 'both 1s; with several trait dice, the wild die and half or more of them' (critical_failure)
+    fumble = (
+        bool(settings.get("critical_failure", True))
+        and wild is not None
+        and wild.faces[0] == 1
+        and [die.faces[0] for die in trait_dice].count(1) * 2 >= count
+    )
 
     if need:
-        ammo = dict(draft.read(actor_id, "ammo", {}))  # a new mapping of whole numbers
-        ammo[weapon.id] = int(ammo.get(weapon.id, 0)) - need
+        ammo = dict(state.get("ammo", {}))  # a new mapping of whole numbers
+        left = ammo[weapon.id] = int(ammo.get(weapon.id, 0)) - need
         draft.put(actor_id, ammo=ammo)
     if params["moved"]:
         draft.put(actor_id, moved=True, bipod=[])
 
-    hits = [] if fumble else [s for s in result if s.hit]
-    records: list[dict[str, Any]] = []
+    lines: list[Line] = [cast(Line, weapon_line), *mod_lines]  # set whenever trait is
+    hits: list[int] = []  # indexes of the dice that hit
+    for i in range(count):
+        total = totals[i] + modifier
+        hit = total >= die_thresholds[i]
+        if hit:
+            hits.append(i)
+        lines.append(
+            _shot_line(
+                hit,
+                i + 1,
+                total,
+                die_thresholds[i],
+                None if die_targets[i] is None else actors[die_targets[i]].name,  # type: ignore[index]
+                replaced == i,
+            )
+        )
+    if mode == "extermination" and count > 1:
+        lines.append(_EXTERMINATION)
+    if fumble:
+        hits = []
+    records: list[dict[str, Any]]
     if weapon.area and hits:
-        records = [{"total": hits[0].total, "target": tg, "done": False} for tg in targets]
+        total = totals[hits[0]] + modifier
+        records = [{"total": total, "target": tg, "done": False} for tg in targets]
     else:
-        records = [{"total": s.total, "target": s.target, "done": False} for s in hits]
+        records = [
+            {"total": totals[i] + modifier, "target": die_targets[i], "done": False} for i in hits
+        ]
     follow: list[FollowUp] = []
-    attack_id = None
     if records:
         attack_id = draft.next_id("atk")
-        attacks = dict(draft.peek("attacks", {}))  # a new mapping; the others stay shared
+        attacks = dict(data.get("attacks", {}))  # a new mapping; the others stay shared
         attacks[attack_id] = {
             "attacker": actor_id,
             "weapon": weapon.id,
@@ -194,85 +366,128 @@ def resolve_attack(
         draft.set_data("attacks", attacks)
         for index, record in enumerate(records):
             who = record["target"]
-            label = (
-                t("follow.damage_on", n=index + 1, target=draft.actor(who).name)
-                if who
-                else t("follow.damage", n=index + 1)
-            )
             follow.append(
                 FollowUp(
                     f"damage-{index}",
-                    label,
+                    _damage_label(index + 1, actors[who].name if who else None),
                     "damage",
                     actor_id,
                     {"attack": attack_id, "hit": index},
                 )
             )
-    lines = [
-        Line(t("line.weapon", weapon=weapon.name, skill=trait.label, die=trait.die)),
-        *modifier_lines(tuple(mods)),
-        *_shot_lines(draft, result, mode),
-    ]
     if need:
-        lines.append(
-            Line(t("line.ammo_spent", spent=need, left=draft.read(actor_id, "ammo")[weapon.id]))
-        )
+        lines.append(_ammo_line(need, left))
     if weapon.area:
-        lines.append(Line(t("line.area_hit" if hits else "line.area_miss")))
+        lines.append(_AREA_HIT if hits else _AREA_MISS)
     if fumble:
-        lines.append(Line(t("line.critical_failure")))
-    outcome = _attack_outcome(fumble, hits, count)
-    rolled: list[Die] = [d.as_kept(not result[i].by_wild) for i, d in enumerate(trait_dice)]
+        lines.append(_CRITICAL_FAILURE)
+    if fumble:
+        outcome = _FUMBLE
+    elif not hits:
+        outcome = _FAILURE
+    elif count > 1:
+        outcome = _hits_outcome(len(hits), count)
+    else:
+        margin = totals[0] + modifier - die_thresholds[0]
+        outcome = _single_outcome(margin >= RAISE, margin)
+    rolled = trait_dice
+    if replaced is not None:
+        rolled[replaced] = set_aside(rolled[replaced])
     if wild is not None:
-        rolled.append(wild.as_kept(any(s.by_wild for s in result)))
+        rolled.append(wild if replaced is not None else set_aside(wild))
     return Resolution(
         action,
         (
-            card(
+            Card(
                 "attack",
-                t("card.attack", actor=actor.name, weapon=weapon.name),
+                _attack_title(actor.name, weapon.name),
                 actor_id,
-                lines,
-                dice=rolled,
-                outcome=outcome,
-                actions=follow,
-                target=targets[0],
+                tuple(rolled),
+                outcome,
+                (Section(None, tuple(lines)),),
+                tuple(follow),
+                "public",
+                targets[0],
             ),
         ),
         draft.effects(),
     )
 
 
-def _attack_outcome(fumble: bool, hits: list[Shot], count: int) -> Outcome:
-    if fumble:
-        return Outcome("fumble", t("outcome.fumble"), False)
-    if not hits:
-        return Outcome("failure", t("outcome.failure"), False)
-    if count > 1:
-        return Outcome("hits", t("outcome.hits", hits=len(hits), dice=count), True)
-    if hits[0].raise_:
-        return Outcome(
-            "raise", t("outcome.raise", count=1), True, hits[0].total - hits[0].threshold
+_FUMBLE = Outcome("fumble", t("outcome.fumble"), False)
+_FAILURE = Outcome("failure", t("outcome.failure"), False)
+_OUTCOMES: dict[tuple[int, int], Outcome] = {}
+_SINGLE: dict[tuple[bool, int], Outcome] = {}  # apart: (True, 4) == (1, 4)
+_LABELS: dict[tuple[int, str | None], Text] = {}
+_SHOTS: dict[tuple[Any, ...], Line] = {}
+_AREA_HIT = Line(t("line.area_hit"))
+_AREA_MISS = Line(t("line.area_miss"))
+_CRITICAL_FAILURE = Line(t("line.critical_failure"))
+
+
+_AMMO: dict[tuple[int, int], Line] = {}
+_TITLES: dict[tuple[str, str], Text] = {}
+
+
+def _ammo_line(spent: int, left: int) -> Line:
+    found = _AMMO.get((spent, left))
+    if found is None:
+        found = remember(_AMMO, (spent, left), Line(t("line.ammo_spent", spent=spent, left=left)))
+    return found
+
+
+def _attack_title(actor: str, weapon: str) -> Text:
+    found = _TITLES.get((actor, weapon))
+    if found is None:
+        found = remember(_TITLES, (actor, weapon), t("card.attack", actor=actor, weapon=weapon))
+    return found
+
+
+def _hits_outcome(hits: int, count: int) -> Outcome:
+    found = _OUTCOMES.get((hits, count))
+    if found is None:
+        found = remember(
+            _OUTCOMES,
+            (hits, count),
+            Outcome("hits", t("outcome.hits", hits=hits, dice=count), True),
         )
-    return Outcome("success", t("outcome.success"), True, hits[0].total - hits[0].threshold)
+    return found
+
+
+def _single_outcome(raise_: bool, margin: int) -> Outcome:
+    found = _SINGLE.get((raise_, margin))
+    if found is None:
+        if raise_:
+            made = Outcome("raise", t("outcome.raise", count=1), True, margin)
+        else:
+            made = Outcome("success", t("outcome.success"), True, margin)
+        found = remember(_SINGLE, (raise_, margin), made)
+    return found
+
+
+def _damage_label(n: int, target: str | None) -> Text:
+    found = _LABELS.get((n, target))
+    if found is None:
+        label = t("follow.damage_on", n=n, target=target) if target else t("follow.damage", n=n)
+        found = remember(_LABELS, (n, target), label)
+    return found
+
+
+def _shot_line(hit: bool, n: int, total: int, tn: int, target: str | None, by_wild: bool) -> Line:
+    key = (hit, n, total, tn, target, by_wild)
+    found = _SHOTS.get(key)
+    if found is None:
+        text = t(
+            "line.shot_hit" if hit else "line.shot_miss",
+            n=n,
+            total=total,
+            tn=tn,
+            target=_NEXT_IN_ORDER if target is None else target,
+        )
+        found = remember(_SHOTS, key, Line(text, _BY_WILD if by_wild else None))
+    return found
 
 
 _NEXT_IN_ORDER = t("line.next_in_order")
 _BY_WILD = t("line.by_wild")
 _EXTERMINATION = Line(t("line.extermination"))
-
-
-def _shot_lines(draft: Draft, result: tuple[Shot, ...], mode: str) -> list[Line]:
-    lines = []
-    for shot in result:
-        key = "line.shot_hit" if shot.hit else "line.shot_miss"
-        target = draft.actor(shot.target).name if shot.target else _NEXT_IN_ORDER
-        lines.append(
-            Line(
-                t(key, n=shot.index + 1, total=shot.total, tn=shot.threshold, target=target),
-                _BY_WILD if shot.by_wild else None,
-            )
-        )
-    if mode == "extermination" and len(result) > 1:
-        lines.append(_EXTERMINATION)
-    return lines

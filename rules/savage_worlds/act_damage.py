@@ -15,16 +15,30 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource, Die
-from rules.model import Action, FollowUp, Line, Outcome, Resolution, World, t
-from rules.savage_worlds.cards import card, refuse
-from rules.savage_worlds.health import (
-    apply_hit,
-    compare,
-    effective_toughness,
-    roll_damage,
+from rules.model import (
+    Action,
+    Card,
+    FollowUp,
+    Line,
+    Outcome,
+    Resolution,
+    Section,
+    Text,
+    World,
+    t,
 )
-from rules.savage_worlds.state import Draft, benny_source
-from rules.savage_worlds.tables import BLIND_STEALTH_PENALTY, BLIND_STEALTH_ROF, RAISE
+from rules.rolls import parse_expression
+from rules.savage_worlds.cards import refuse
+from rules.savage_worlds.health import apply_hit, compare, effective_toughness
+from rules.savage_worlds.shared import line, remember, roll_ace, roll_aces, sheet_weapon
+from rules.savage_worlds.sheet import parse_sheet
+from rules.savage_worlds.state import OUT, Draft, benny_source
+from rules.savage_worlds.tables import (
+    BLIND_STEALTH_PENALTY,
+    BLIND_STEALTH_ROF,
+    JOKER_BONUS,
+    RAISE,
+)
 from rules.savage_worlds.traits import (
     Modifier,
     roll_trait_check,
@@ -54,35 +68,46 @@ def can_soak(draft: Draft, victim: str, wounds: int, settings: Mapping[str, Any]
 def resolve_damage(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
+    """Refusals, the target the hit reaches now, the damage dice against Toughness, then
+    :func:`settle`. Reads the world straight until the first change (the draft is empty)."""
     draft = Draft(world)
+    data, actors = world.data, world.actors
     attack_id, index = str(action.params["attack"]), int(action.params["hit"])
-    attack = _own_copy(draft.peek("attacks", {}).get(attack_id))
-    if attack is None:
+    stored = data.get("attacks", {}).get(attack_id)
+    if stored is None:
         raise refuse("unknown_attack", "params.attack", attack=attack_id[:40])
-    if attack["attacker"] != action.actor_id:
+    if stored["attacker"] != action.actor_id:
         raise refuse("not_your_attack", "actor")
-    if not 0 <= index < len(attack["hits"]):
+    if not 0 <= index < len(stored["hits"]):
         raise refuse("unknown_hit", "params.hit", hit=index)
-    hit = attack["hits"][index]
-    if hit["done"]:
+    if stored["hits"][index]["done"]:
         raise refuse("hit_done", "params.hit", hit=index + 1)
-    if pending_of(draft, "attack", attack_id) is not None:
+    pending = data.get("pending", {})
+    if pending and pending_of(draft, "attack", attack_id) is not None:
         raise refuse("hit_pending", "params.hit")
     attacker = draft.actor(action.actor_id)
-    sheet = draft.sheet(action.actor_id)
-    weapon = sheet.weapon(str(attack["weapon"]))
+    sheet = parse_sheet(attacker.sheet)
+    weapon = sheet_weapon(sheet, str(stored["weapon"]))
     if weapon is None:
         raise refuse(
-            "unknown_weapon", "params.attack", actor=attacker.name, weapon=attack["weapon"]
+            "unknown_weapon", "params.attack", actor=attacker.name, weapon=stored["weapon"]
         )
+    attack = _own_copy(stored)
+    assert attack is not None
+    hit = attack["hits"][index]
     hit["done"] = True
     lines: list[Line] = []
     rolled: list[Die] = []
     target = hit["target"]
     if attack["mode"] == "extermination":
         # 'los impactos ... irán en orden a los enemigos ... en cuanto uno muera o caiga, seguirán'.
-        target = next((tg for tg in attack["queue"] if _standing(draft, tg)), None)
-    if target is not None and pending_of(draft, "target", target) is not None:
+        target = None
+        for queued in attack["queue"]:
+            other = actors.get(queued)
+            if other is not None and OUT.isdisjoint(other.statuses):
+                target = queued
+                break
+    if target is not None and pending and pending_of(draft, "target", target) is not None:
         raise refuse("hit_pending", "params.hit")
     _store_attack(draft, attack_id, attack)
     if target is None or not _standing(draft, target):
@@ -97,7 +122,7 @@ def resolve_damage(
             Outcome("wasted", t("outcome.wasted"), False),
             (),
         )
-    victim = draft.actor(target)
+    victim = actors[target]
     threshold = int(attack["thresholds"].get(target, attack["thresholds"][attack["queue"][0]]))
     total = int(hit["total"])
     if total < threshold:
@@ -130,26 +155,43 @@ def resolve_damage(
                 (),
             )
     raise_ = total >= threshold + RAISE
-    damage = roll_damage(
-        dice,
-        weapon,
-        sheet.attributes["fuerza"],
-        raise_=raise_,
-        joker=draft.has(action.actor_id, "joker"),
-    )
-    rolled += damage.dice
+    # the damage roll (health.roll_damage), its dice drawn in the same order
+    roll = dice.roll
+    bonus = 0
+    thrown: list[Die] = []
+    if weapon.kind == "melee":
+        thrown.append(roll_ace(roll, sheet.attributes["fuerza"], "strength"))
+    if weapon.damage:
+        expression = parse_expression(weapon.damage, explode=True)
+        sides = expression.sides
+        thrown += roll_aces(roll, sides, "damage", expression.count)
+        bonus += expression.modifier
     if raise_:
-        lines.append(Line(t("line.raise_damage")))
-    if damage.bonus:
-        lines.append(Line(t("mod.damage_bonus"), f"{damage.bonus:+d}"))
-    toughness = effective_toughness(draft.sheet(target), weapon.ap)
-    result = compare(damage.total, toughness, draft.has(target, "stunned"))
-    lines.append(
-        Line(t("line.damage_vs", damage=damage.total, target=victim.name, toughness=toughness))
-    )
+        thrown.append(roll_ace(roll, 6, "raise"))
+        lines.append(_RAISE_DAMAGE)
+    if "joker" in attacker.statuses:
+        bonus += JOKER_BONUS
+    if bonus:
+        lines.append(_bonus_line(bonus))
+    damage = sum([sum(die.faces) for die in thrown]) + bonus
+    rolled += thrown
+    toughness = effective_toughness(parse_sheet(victim.sheet), weapon.ap)
+    result = compare(damage, toughness, "stunned" in victim.statuses)
+    lines.append(line("line.damage_vs", damage=damage, target=victim.name, toughness=toughness))
     return settle(
         action, draft, attacker.name, target, result, lines, rolled, dice, settings, attack_id
     )
+
+
+_RAISE_DAMAGE = Line(t("line.raise_damage"))
+_BONUS: dict[int, Line] = {}
+
+
+def _bonus_line(bonus: int) -> Line:
+    found = _BONUS.get(bonus)
+    if found is None:
+        found = remember(_BONUS, bonus, Line(t("mod.damage_bonus"), f"{bonus:+d}"))
+    return found
 
 
 def _own_copy(attack: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -162,10 +204,12 @@ def _own_copy(attack: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def _store_attack(draft: Draft, attack_id: str, attack: dict[str, Any]) -> None:
     attacks = dict(draft.peek("attacks", {}))  # a new mapping; the other attacks unchanged
-    if all(h["done"] for h in attack["hits"]):
+    for hit in attack["hits"]:
+        if not hit["done"]:
+            attacks[attack_id] = attack
+            break
+    else:  # every hit done: the attack is over
         attacks.pop(attack_id, None)
-    else:
-        attacks[attack_id] = attack
     draft.set_data("attacks", attacks)
 
 
@@ -208,21 +252,18 @@ def settle(
 ) -> Resolution:
     """Turn a damage result into a pending hit (soak possible) or apply it now."""
     victim = draft.actor(target)
-    if result.wounds:
+    wounds, shaken = result.wounds, result.shaken
+    if wounds:
         key = "line.from_shaken" if result.from_shaken else "line.wounds_result"
-        lines.append(Line(t(key, actor=victim.name, wounds=result.wounds)))
-        outcome = Outcome("wounds", t("outcome.wounds", count=result.wounds), True, result.margin)
-    elif result.shaken:
-        lines.append(Line(t("line.shaken_result", actor=victim.name)))
-        outcome = Outcome("shaken", t("outcome.shaken"), True, result.margin)
+        lines.append(line(key, actor=victim.name, wounds=wounds))
+    elif shaken:
+        lines.append(line("line.shaken_result", actor=victim.name))
     else:
-        lines.append(Line(t("line.no_effect", actor=victim.name)))
-        outcome = Outcome("no_effect", t("outcome.no_effect"), False, result.margin)
+        lines.append(line("line.no_effect", actor=victim.name))
+    outcome = _outcome(wounds, shaken, result.margin)
     follow: tuple[FollowUp, ...] = ()
     manual = settings.get("auto_apply", True) is False
-    if (result.wounds or result.shaken) and (
-        manual or can_soak(draft, target, result.wounds, settings)
-    ):
+    if (wounds or shaken) and (manual or can_soak(draft, target, wounds, settings)):
         pid = draft.next_id("hit")
         pending = dict(draft.peek("pending", {}))  # a new mapping; the others stay shared
         pending[pid] = {
@@ -230,36 +271,58 @@ def settle(
             "attack": attack_id,
             "damage": result.damage,
             "toughness": result.toughness,
-            "wounds": result.wounds,
-            "shaken": result.shaken,
+            "wounds": wounds,
+            "shaken": shaken,
             "soaked": 0,
             "soak_rolls": 0,
         }
         draft.set_data("pending", pending)
-        follow = pending_buttons(pid, target, result.wounds, victim.name)
-        lines.append(Line(t("line.pending", actor=victim.name)))
-    elif result.wounds or result.shaken:
-        applied = apply_hit(draft, target, result.wounds, result.shaken, False, dice, settings)
+        follow = pending_buttons(pid, target, wounds, victim.name)
+        lines.append(line("line.pending", actor=victim.name))
+    elif wounds or shaken:
+        applied = apply_hit(draft, target, wounds, shaken, False, dice, settings)
         rolled += applied.dice
         # The result line already says "queda aturdido"; keep the rest (hold lost, Extra out).
-        lines += [line for line in applied.lines if line.label.key != "line.now_shaken"]
+        lines += [each for each in applied.lines if each.label.key != "line.now_shaken"]
     return _card(action, draft, speaker_name, target, lines, rolled, outcome, follow)
 
 
+_OUTCOMES: dict[tuple[int, bool, int], Outcome] = {}
+
+
+def _outcome(wounds: int, shaken: bool, margin: int) -> Outcome:
+    """The damage card's outcome (shared for equal values)."""
+    key = (wounds, shaken, margin)
+    found = _OUTCOMES.get(key)
+    if found is None:
+        if wounds:
+            made = Outcome("wounds", t("outcome.wounds", count=wounds), True, margin)
+        elif shaken:
+            made = Outcome("shaken", t("outcome.shaken"), True, margin)
+        else:
+            made = Outcome("no_effect", t("outcome.no_effect"), False, margin)
+        found = remember(_OUTCOMES, key, made)
+    return found
+
+
+_SOAK_LABEL = t("follow.soak")
+_APPLY_LABELS: dict[str, Text] = {}
+
+
 def pending_buttons(pid: str, target: str, wounds: int, name: str) -> tuple[FollowUp, ...]:
+    label = _APPLY_LABELS.get(name)
+    if label is None:
+        label = remember(_APPLY_LABELS, name, t("follow.apply", actor=name))
+    apply = FollowUp(f"apply-{pid}", label, "damage_apply", target, {"pending": pid})
+    if not wounds:
+        return (apply,)
     soak = FollowUp(
-        f"soak-{pid}",
-        t("follow.soak"),
-        "soak",
-        target,
-        {"pending": pid},
-        allowed="owner",
-        once=False,
+        f"soak-{pid}", _SOAK_LABEL, "soak", target, {"pending": pid}, (), "owner", False
     )
-    apply = FollowUp(
-        f"apply-{pid}", t("follow.apply", actor=name), "damage_apply", target, {"pending": pid}
-    )
-    return (soak, apply) if wounds else (apply,)
+    return (soak, apply)
+
+
+_TITLES: dict[tuple[str, str], Text] = {}
 
 
 def _card(
@@ -269,23 +332,26 @@ def _card(
     target: str | None,
     lines: list[Line],
     rolled: list[Die],
-    outcome: Outcome,
+    outcome: Outcome | None,
     follow: tuple[FollowUp, ...],
     kind: str = "damage",
 ) -> Resolution:
-    title = t(f"card.{kind}", actor=speaker_name)
+    title = _TITLES.get((kind, speaker_name))
+    if title is None:
+        title = remember(_TITLES, (kind, speaker_name), t(f"card.{kind}", actor=speaker_name))
     return Resolution(
         action,
         (
-            card(
+            Card(
                 kind,
                 title,
                 action.actor_id,
-                lines,
-                dice=rolled,
-                outcome=outcome,
-                actions=follow,
-                target=target,
+                tuple(rolled),
+                outcome,
+                (Section(None, tuple(lines)),),
+                follow,
+                "public",
+                target,
             ),
         ),
         draft.effects(),

@@ -6,17 +6,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.model import Action, FollowUp, Line, Outcome, Resolution, World, t
+from rules.model import Action, Card, FollowUp, Line, Outcome, Resolution, Section, Text, World, t
 from rules.savage_worlds.act_damage import pending_buttons, pending_of, settle
 from rules.savage_worlds.cards import card, refuse
 from rules.savage_worlds.health import apply_hit, compare, effective_toughness, soak_roll, soaked_by
+from rules.savage_worlds.shared import line, remember
 from rules.savage_worlds.state import Draft, require_active, spend_benny
 from rules.savage_worlds.traits import trait_lines
 
 
 def _pending(draft: Draft, action: Action) -> tuple[str, dict[str, Any]]:
     pid = str(action.params["pending"])
-    hit = draft.data("pending", {}).get(pid)
+    hit = draft.peek("pending", {}).get(pid)  # read only: the hit is copied below
     if hit is None:
         raise refuse("unknown_pending", "params.pending", pending=pid[:40])
     if hit["target"] != action.actor_id:
@@ -50,7 +51,7 @@ def resolve_soak(
     ]
     if hit["soak_rolls"] > 1:
         lines.append(Line(t("line.soak_reroll")))
-    pending = dict(draft.data("pending", {}))
+    pending = dict(draft.peek("pending", {}))  # a new mapping; the other hits stay shared
     rolled = list(roll.dice)
     follow: tuple[FollowUp, ...] = ()
     if best >= hit["wounds"]:
@@ -92,7 +93,7 @@ def resolve_apply(
 ) -> Resolution:
     draft = Draft(world)
     pid, hit = _pending(draft, action)
-    pending = dict(draft.data("pending", {}))
+    pending = dict(draft.peek("pending", {}))  # a new mapping; the other hits stay shared
     pending.pop(pid)
     draft.set_data("pending", pending)
     wounds = max(0, int(hit["wounds"]) - int(hit["soaked"]))
@@ -102,23 +103,36 @@ def resolve_apply(
     )
     name = draft.actor(action.actor_id).name
     lines = [
-        Line(t("line.applying", damage=hit["damage"], toughness=hit["toughness"])),
+        line("line.applying", damage=hit["damage"], toughness=hit["toughness"]),
         *applied.lines,
     ]
     return Resolution(
         action,
         (
-            card(
+            Card(
                 "damage_apply",
-                t("card.damage_apply", actor=name),
+                _apply_title(name),
                 action.actor_id,
-                lines,
-                dice=applied.dice,
-                target=action.actor_id,
+                tuple(applied.dice),
+                None,
+                (Section(None, tuple(lines)),),
+                (),
+                "public",
+                action.actor_id,
             ),
         ),
         draft.effects(),
     )
+
+
+_TITLES: dict[str, Text] = {}
+
+
+def _apply_title(name: str) -> Text:
+    found = _TITLES.get(name)
+    if found is None:
+        found = remember(_TITLES, name, t("card.damage_apply", actor=name))
+    return found
 
 
 def resolve_hurt(

@@ -6,10 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource, Die
-from rules.model import Action, Line, Outcome, Resolution, World, t
+from rules.model import Action, Card, Line, Outcome, Resolution, Section, Text, World, t
 from rules.savage_worlds.act_attack import require_can_act
 from rules.savage_worlds.cards import card, refuse
+from rules.savage_worlds.shared import remember
+from rules.savage_worlds.sheet import parse_sheet
 from rules.savage_worlds.state import (
+    COMBAT,
+    OUT,
+    TRACKER,
     Draft,
     current_pace,
     drop_hold,
@@ -18,8 +23,10 @@ from rules.savage_worlds.state import (
     require_active,
     spend_benny,
 )
+from rules.savage_worlds.tables import JOKER_BONUS, MULTI_ACTION_PENALTY
 from rules.savage_worlds.traits import (
     Modifier,
+    TraitDie,
     check_declare,
     multi_count,
     outcome,
@@ -43,47 +50,78 @@ def _done(action: Action, draft: Draft, kind: str, lines: list[Line], **extra: A
 def resolve_trait(
     world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
 ) -> Resolution:
-    """A trait roll against TN 4 (or another): free rolls (resisting) cost no action."""
+    """A trait roll against TN 4 (or another): free rolls (resisting) cost no action.
+
+    Out of combat nothing is counted, so the actor is read straight from the world; the
+    trait die, its line and the card's title are worked out once per sheet and trait."""
     draft = Draft(world)
     actor_id, params = action.actor_id, action.params
-    sheet = draft.sheet(actor_id)
+    actor = draft.actor(actor_id)
+    sheet = parse_sheet(actor.sheet)
+    statuses = actor.statuses
     free = bool(params["free"])
+    fight = world.data.get(COMBAT)
+    fighting = bool(fight) and isinstance(fight, Mapping) and bool(fight.get("active", False))
+    if not OUT.isdisjoint(statuses):
+        raise refuse("actor_out", "actor", actor=actor.name)
     if free:
-        require_active(draft, actor_id)
-        multi = multi_count(draft, actor_id)
+        multi = multi_count(draft, actor_id) if fighting else 1
     else:
-        require_can_act(draft, actor_id)
-        multi = use_action(draft, actor_id, settings, "actor")
-        drop_hold(draft, actor_id)
-    trait = trait_die(sheet, draft.state(actor_id), str(params["trait"]), settings, "params.trait")
-    mods = (
-        *situation_modifiers(draft, actor_id, sheet, multi=1 if free else multi),
-        Modifier("modifier", int(params["modifier"])),
-    )
+        if "stunned" in statuses:
+            raise refuse("shaken", "actor", actor=actor.name)
+        multi = use_action(draft, actor_id, settings, "actor") if fighting else 1
+        if "on_hold" in statuses or "overwatch" in statuses or world.data.get(TRACKER):
+            drop_hold(draft, actor_id)
+    trait = trait_die(sheet, actor.state, str(params["trait"]), settings, "params.trait")
+    mods: list[Modifier] = []
+    if sheet.wild_card:
+        wound = -min(int(actor.state.get("wounds", 0)), 3)
+        if wound:
+            mods.append(Modifier("wounds", wound))
+    if "joker" in statuses:
+        mods.append(Modifier("joker", JOKER_BONUS))
+    if not free and multi > 1:
+        mods.append(Modifier("multi", -MULTI_ACTION_PENALTY * (multi - 1)))
+    modifier = int(params["modifier"])
+    if modifier:
+        mods.append(Modifier("modifier", modifier))
     roll = roll_trait_check(
         dice,
         trait,
         wild_card=sheet.wild_card,
-        modifiers=mods,
+        modifiers=tuple(mods),
         tn=int(params["tn"]),
         critical_failure_rule=bool(settings.get("critical_failure", True)),
     )
-    name = draft.actor(actor_id).name
-    result = Resolution(
+    return Resolution(
         action,
         (
-            card(
+            Card(
                 "trait",
-                t("card.trait", actor=name, trait=trait.label),
+                _trait_title(actor.name, trait),
                 actor_id,
-                trait_lines(roll),
-                dice=roll.dice,
-                outcome=outcome(roll),
+                roll.dice,
+                outcome(roll),
+                (Section(None, trait_lines(roll)),),
+                (),
+                "public",
+                None,
             ),
         ),
         draft.effects(),
     )
-    return result
+
+
+_TITLES: dict[tuple[str, int], tuple[TraitDie, Text]] = {}
+
+
+def _trait_title(name: str, trait: TraitDie) -> Text:
+    """'<name> rolls <trait>', once per actor name and trait die record (held)."""
+    found = _TITLES.get((name, id(trait)))
+    if found is None or found[0] is not trait:
+        title = t("card.trait", actor=name, trait=trait.label)
+        found = remember(_TITLES, (name, id(trait)), (trait, title))
+    return found[1]
 
 
 def resolve_declare(

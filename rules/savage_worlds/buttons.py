@@ -5,7 +5,8 @@ from __future__ import annotations
 from rules.model import Actor, World, t
 from rules.params import Param
 from rules.savage_worlds.actions import ACTIONS, MAX_TARGETS
-from rules.savage_worlds.sheet import Weapon, parse_sheet
+from rules.savage_worlds.shared import remember
+from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.tables import ATTRIBUTES
 from rules.system import Button
 
@@ -44,9 +45,26 @@ def _attack_button(weapon: Weapon, autofire: str, frenzy: bool) -> Button:
     )
 
 
+_BUTTONS: dict[tuple[int, str, bool], tuple[Sheet, tuple[Button, ...]]] = {}
+
+
 def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
+    """The buttons of ``actor``'s sheet: they depend only on the parsed sheet and two settings
+    (autofire, variant), so they are built once per sheet (held: its id is not reused;
+    sheets never change, a new one is a miss) and those two values; the records are frozen
+    and shared."""
     sheet = parse_sheet(actor.sheet)
     autofire = str(world.settings.get("autofire", "extermination"))
+    xcom = world.settings.get("variant", "core") == "xcom"
+    found = _BUTTONS.get((id(sheet), autofire, xcom))
+    if found is None or found[0] is not sheet:
+        found = remember(
+            _BUTTONS, (id(sheet), autofire, xcom), (sheet, _sheet_buttons(sheet, autofire, xcom))
+        )
+    return found[1]
+
+
+def _sheet_buttons(sheet: Sheet, autofire: str, xcom_variant: bool) -> tuple[Button, ...]:
     out: list[Button] = []
     for key in ATTRIBUTES:
         out.append(
@@ -175,7 +193,7 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
             True,
         ),
     ]
-    if world.settings.get("variant", "core") == "xcom":
+    if xcom_variant:
         xcom = t("group.xcom")
         out += [
             Button(

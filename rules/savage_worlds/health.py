@@ -14,6 +14,7 @@ from rules.dice import DiceSource, Die
 from rules.model import Line, t
 from rules.records import fast_init
 from rules.rolls import parse_expression, roll_die, roll_expression
+from rules.savage_worlds.shared import line
 from rules.savage_worlds.sheet import Sheet, Weapon
 from rules.savage_worlds.state import Draft, drop_hold, is_held, wound_penalty
 from rules.savage_worlds.tables import (
@@ -146,10 +147,10 @@ def apply_hit(
     name = draft.actor(actor_id).name
     if soaked_all:
         draft.remove(actor_id, "stunned")
-        out.lines.append(Line(t("line.soaked_all", actor=name)))
+        out.lines.append(line("line.soaked_all", actor=name))
         return out
     if wounds <= 0 and not shaken:
-        out.lines.append(Line(t("line.no_effect", actor=name)))
+        out.lines.append(line("line.no_effect", actor=name))
         return out
     was_held = is_held(draft, actor_id)
     if wounds > 0 and not sheet.wild_card:
@@ -157,23 +158,23 @@ def apply_hit(
         draft.add(actor_id, "incapacitated")
         drop_hold(draft, actor_id)
         draft.remove(actor_id, "joker", "stunned")
-        out.lines.append(Line(t("line.extra_out", actor=name)))
+        out.lines.append(line("line.extra_out", actor=name))
         return out
     draft.add(actor_id, "stunned")
     if wounds <= 0:
-        out.lines.append(Line(t("line.now_shaken", actor=name)))
+        out.lines.append(line("line.now_shaken", actor=name))
     else:
         total = int(draft.get(actor_id, "wounds", 0)) + wounds
         draft.put(actor_id, wounds=min(total, MAX_WOUNDS))
         draft.add(actor_id, "wounded")
-        out.lines.append(Line(t("line.wounds_now", actor=name, wounds=min(total, MAX_WOUNDS))))
+        out.lines.append(line("line.wounds_now", actor=name, wounds=min(total, MAX_WOUNDS)))
         if total > MAX_WOUNDS:
             incapacitate(draft, actor_id, dice, settings, out)
             return out
     if was_held:
         # 'Un personaje en espera que quede aturdido ... deja de estar en espera'.
         drop_hold(draft, actor_id)
-        out.lines.append(Line(t("line.hold_lost", actor=name)))
+        out.lines.append(line("line.hold_lost", actor=name))
     return out
 
 

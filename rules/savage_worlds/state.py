@@ -17,6 +17,7 @@ from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, 
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
 OUT = frozenset({"incapacitated", "dead"})
+_NONE: frozenset[str] = frozenset()
 COMBAT = "sw_combat"
 """World data key of this system's combat (cards, units, rounds); the shared tracker owns ``combat``."""
 
@@ -66,9 +67,10 @@ class Draft:
         self._data[key] = value
 
     def next_id(self, prefix: str) -> str:
-        number = int(self.peek("next_id", 0)) + 1
-        self.set_data("next_id", number)
-        return f"{prefix}{number}"
+        data = self._data
+        number = int(data["next_id"] if "next_id" in data else self.world.data.get("next_id", 0))
+        data["next_id"] = number + 1
+        return f"{prefix}{number + 1}"
 
     # -- actors -----------------------------------------------------------------
     def actor(self, actor_id: str) -> Actor:
@@ -120,27 +122,38 @@ class Draft:
         return status in self._current(actor_id)
 
     def add(self, actor_id: str, *statuses: str) -> None:
-        self._statuses[actor_id] = self.statuses(actor_id) | set(statuses)
+        current: Set[str] | None = self._statuses.get(actor_id)
+        if current is None:
+            current = self.actor(actor_id).statuses
+        self._statuses[actor_id] = set(current).union(statuses)  # a new set: views stay as read
 
     def remove(self, actor_id: str, *statuses: str) -> None:
-        self._statuses[actor_id] = self.statuses(actor_id) - set(statuses)
+        current: Set[str] | None = self._statuses.get(actor_id)
+        if current is None:
+            current = self.actor(actor_id).statuses
+        self._statuses[actor_id] = set(current).difference(statuses)
 
     def is_out(self, actor_id: str) -> bool:
         return not OUT.isdisjoint(self._current(actor_id))
 
     def effects(self) -> tuple[Effect, ...]:
+        """One actor change per actor whose state or statuses changed (by id), then the world's
+        data change; nothing for what ends as it began."""
         out: list[Effect] = []
-        for actor_id in sorted(set(self._states) | set(self._statuses)):
+        states, changed = self._states, self._statuses
+        ids = sorted(states.keys() | changed.keys()) if changed else sorted(states)
+        for actor_id in ids:
+            state = states.get(actor_id, {})
+            after = changed.get(actor_id)
+            if after is None:
+                if state:
+                    out.append(ActorChange(actor_id, state, _NONE, _NONE))
+                continue
             before = self.actor(actor_id).statuses
-            after = frozenset(self._statuses.get(actor_id, before))
-            change = ActorChange(
-                actor_id,
-                self._states.get(actor_id, {}),
-                frozenset(after - before),
-                frozenset(before - after),
-            )
-            if change.state or change.add or change.remove:
-                out.append(change)
+            add = frozenset(after.difference(before))
+            remove = frozenset(before.difference(after))
+            if state or add or remove:
+                out.append(ActorChange(actor_id, state, add, remove))
         if self._data:
             out.append(WorldChange(dict(self._data)))
         return tuple(out)
@@ -200,6 +213,8 @@ def is_held(draft: Draft, actor_id: str) -> bool:
     """On hold: the status, or a tracker hold the system has not seen yet (``holding``)."""
     if draft.has(actor_id, "on_hold"):
         return True
+    if not draft.world.data.get(TRACKER):
+        return False  # no tracker: no tracker hold
     seen = _combat_view(draft).get("holding", [])
     return actor_id in tracker_held(draft.world) and actor_id not in seen
 
@@ -217,10 +232,10 @@ def drop_hold(draft: Draft, actor_id: str) -> None:
 
 def benny_source(draft: Draft, actor_id: str) -> str | None:
     """Where a benny comes from: the actor's own, or the GM's pool for the GM's (non-hero) actors."""
-    if int(draft.get(actor_id, "bennies", 0)) > 0:
+    if int(draft.read(actor_id, "bennies", 0)) > 0:
         return "own"
     gm_side = draft.actor(actor_id).owner is None and draft.sheet(actor_id).side != "heroes"
-    if gm_side and int(draft.data("gm_bennies", 0)) > 0:
+    if gm_side and int(draft.peek("gm_bennies", 0)) > 0:
         return "gm"
     return None
 

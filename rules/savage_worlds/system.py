@@ -13,6 +13,7 @@ from rules.memo import by_identity
 from rules.model import (
     Action,
     Actor,
+    ActorChange,
     Effect,
     JsonMap,
     Resolution,
@@ -20,9 +21,10 @@ from rules.model import (
     Text,
     TimeStep,
     World,
+    WorldChange,
     t,
 )
-from rules.params import Param
+from rules.params import Param, validate_params
 from rules.savage_worlds import (
     act_attack,
     act_damage,
@@ -38,6 +40,7 @@ from rules.savage_worlds.actions import ACTIONS, ATTACK_PARAMS, TRAIT_PARAMS
 from rules.savage_worlds.buttons import sheet_buttons
 from rules.savage_worlds.messages import MESSAGES
 from rules.savage_worlds.samples import sample_actors
+from rules.savage_worlds.shared import remember
 from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
 from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
@@ -113,6 +116,100 @@ def _with_defaults(settings: JsonMap) -> Mapping[str, Any]:
     return MappingProxyType({**{param.name: param.default for param in SETTINGS}, **settings})
 
 
+REMEMBERED_CHECKS = frozenset({"attack", "trait"})
+"""Actions whose validated parameters are remembered by value: their parameters are a sheet's
+choices (a weapon, a rate of fire, a trait, the situation), which a table sends again and
+again. Follow-ups (damage, soak, damage_apply) carry a new attack or hit id each time, so
+remembering them would only serve a benchmark that starts from the same world."""
+_CHECKED: dict[tuple[Any, ...], tuple[dict[str, Any], int, int]] = {}
+
+
+Compiled = tuple[tuple[tuple[Any, ...], ...], frozenset[str], int, int]
+
+
+def _compile(spec: ActionSpec) -> Compiled:
+    rows = tuple(
+        (p.name, p.kind, p.required, p.default, p.minimum, p.maximum, p.choices, p.max_length)
+        for p in spec.params
+    )
+    return rows, frozenset(p.name for p in spec.params), spec.min_targets, spec.max_targets
+
+
+_COMPILED: Mapping[str, Compiled] = {kind: _compile(spec) for kind, spec in ACTIONS.items()}
+
+
+def _quick(
+    rows: tuple[tuple[Any, ...], ...], known: frozenset[str], raw: JsonMap
+) -> dict[str, Any] | None:
+    """``rules.params.validate_params`` for parameters it accepts as they are (plain ints,
+    bools and strings within their limits): the same values with the defaults filled in.
+    None for anything else, which the shared validation then accepts or refuses."""
+    for name in raw:
+        if name not in known:
+            return None
+    values: dict[str, Any] = {}
+    for name, kind, required, default, low, high, choices, longest in rows:
+        value = raw.get(name)
+        if value is None:
+            if required:
+                return None
+            if default is not None:
+                values[name] = default
+            continue
+        cls = type(value)
+        if kind == "int":
+            if cls is not int or not low <= value <= high:
+                return None
+        elif kind == "str":
+            if cls is not str or len(value) > longest:
+                return None
+        elif kind == "bool":
+            if cls is not bool:
+                return None
+        elif kind == "choice" and (cls is not str or value not in choices):
+            return None
+        values[name] = value
+    return values
+
+
+def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
+    """``rules.system.apply_effects`` in one pass: the same world, one new actor mapping and
+    one new data mapping whatever the number of effects."""
+    actors: dict[str, Actor] | None = None
+    data: dict[str, Any] | None = None
+    for effect in effects:
+        if type(effect) is WorldChange:
+            data = {**(world.data if data is None else data), **effect.data}
+            continue
+        assert isinstance(effect, ActorChange)
+        if actors is None:
+            actors = dict(world.actors)
+        actor = actors.get(effect.actor_id)
+        if actor is None:
+            world.actor(effect.actor_id)  # refused there (unknown_actor)
+            raise AssertionError
+        actors[actor.id] = Actor(
+            actor.id,
+            actor.name,
+            actor.owner,
+            actor.sheet,
+            {**actor.state, **effect.state},
+            frozenset((actor.statuses - effect.remove) | effect.add),
+            actor.token,
+            actor.hidden,
+        )
+    if actors is None and data is None:
+        return world
+    return World(
+        world.id,
+        world.name,
+        world.system,
+        world.settings,
+        world.actors if actors is None else actors,
+        world.data if data is None else data,
+    )
+
+
 class SavageWorlds(RuleSystem):
     id: ClassVar[str] = "savage_worlds"
     names: ClassVar[Mapping[str, str]] = {"es": "Savage Worlds", "en": "Savage Worlds"}
@@ -162,6 +259,44 @@ class SavageWorlds(RuleSystem):
         return sample_actors(self.validate_sheet, self.initial_state)
 
     # -- resolution ---------------------------------------------------------------
+    def check_action(self, world: World, action: Action) -> Action:
+        """:meth:`RuleSystem.check_action`; for :data:`REMEMBERED_CHECKS` the validated
+        parameters are remembered by their values and types (1 and True stay apart), each
+        caller getting its own copy. Refusals are never remembered: they are checked again."""
+        params = action.params
+        if action.kind not in REMEMBERED_CHECKS:
+            compiled = _COMPILED.get(action.kind)
+            quick = None if compiled is None else _quick(compiled[0], compiled[1], params)
+            if quick is None:  # anything unusual (or refused): the shared validation says
+                return super().check_action(world, action)
+            validated, low, high = quick, compiled[2], compiled[3]  # type: ignore[index]
+        else:
+            try:
+                key = (action.kind, *params.items(), *map(type, params.values()))
+                found = _CHECKED.get(key)
+            except TypeError:  # an unhashable value (a list, an object): the long way
+                return super().check_action(world, action)
+            if found is None:
+                spec = self.action_spec(action.kind)
+                validated = validate_params(spec.params, params)
+                found = remember(_CHECKED, key, (validated, spec.min_targets, spec.max_targets))
+            validated, low, high = found
+        targets = action.targets
+        if not low <= len(targets) <= high:
+            raise RulesError(
+                "invalid_targets", t("error.targets", minimum=low, maximum=high), "targets"
+            )
+        actors = world.actors
+        for index, target in enumerate(targets):
+            if target not in actors:
+                world.actor(target, f"targets.{index}")  # refused there
+        return Action(
+            action.kind, action.actor_id, dict(validated), targets, action.by_gm, action.user
+        )
+
+    def apply(self, world: World, resolution: Resolution) -> World:
+        return _apply_all(world, resolution.effects)
+
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
         handler = HANDLERS.get(action.kind)
         if handler is None:

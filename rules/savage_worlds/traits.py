@@ -13,7 +13,7 @@ from typing import Any
 from rules.dice import DiceSource, Die
 from rules.model import Line, Outcome, RulesError, Text, t
 from rules.records import fast_init
-from rules.rolls import roll_die
+from rules.savage_worlds.shared import remember, roll_ace, set_aside
 from rules.savage_worlds.sheet import Sheet
 from rules.savage_worlds.state import Draft, in_combat, wound_penalty
 from rules.savage_worlds.tables import (
@@ -76,21 +76,41 @@ def step_down(die: int) -> int:
     return TRAIT_DICE[max(0, index - 1)]
 
 
+_TRAITS: dict[tuple[int, str, bool], tuple[Sheet, TraitDie]] = {}
+
+
 def trait_die(
     sheet: Sheet, state: Mapping[str, Any], key: str, settings: Mapping[str, Any], field: str
 ) -> TraitDie:
-    """The die for an attribute or skill; a missing skill is rolled unskilled (setting)."""
+    """The die for an attribute or skill; a missing skill is rolled unskilled (setting).
+
+    Worked out once per parsed sheet (held, so its id is not reused; sheets never change),
+    trait and whether an injury steps the attribute down; a refusal is never remembered."""
+    if (
+        key not in ATTRIBUTES
+        and key not in sheet.skills
+        and settings.get("unskilled", "d4-2") == "refuse"
+    ):
+        raise RulesError("unskilled_refused", t("error.unskilled", skill=key[:40]), field)
+    stepped = key in ATTRIBUTES and bool(state.get("injuries")) and key in injured_attributes(state)
+    found = _TRAITS.get((id(sheet), key, stepped))
+    if found is not None and found[0] is sheet:
+        return found[1]
+    made = _trait_die(sheet, key, stepped)
+    remember(_TRAITS, (id(sheet), key, stepped), (sheet, made))
+    return made
+
+
+def _trait_die(sheet: Sheet, key: str, stepped: bool) -> TraitDie:
     if key in ATTRIBUTES:
         die = sheet.attributes[key]
-        if key in injured_attributes(state):
+        if stepped:
             die = step_down(die)
         return TraitDie(key, t(f"attr.{key}"), die, ())
     skill = sheet.skills.get(key)
     if skill is not None:
         mods = (Modifier("skill", skill.modifier),) if skill.modifier else ()
         return TraitDie(key, t("raw", text=skill.label), skill.die, mods)
-    if settings.get("unskilled", "d4-2") == "refuse":
-        raise RulesError("unskilled_refused", t("error.unskilled", skill=key[:40]), field)
     return TraitDie(
         key,
         trait_label(key),
@@ -139,8 +159,9 @@ class TraitResult:
     def dice(self) -> tuple[Die, ...]:
         if self.wild is None:
             return (self.die,)
-        wild_kept = self.wild.total > self.die.total
-        return (self.die.as_kept(not wild_kept), self.wild.as_kept(wild_kept))
+        if sum(self.wild.faces) > sum(self.die.faces):  # the wild die counts
+            return (set_aside(self.die), self.wild)
+        return (self.die, set_aside(self.wild))
 
 
 def roll_trait_check(
@@ -153,15 +174,28 @@ def roll_trait_check(
     role: str = "trait",
     critical_failure_rule: bool = True,
 ) -> TraitResult:
-    die = roll_die(dice, trait.die, role, explode=True)
-    wild = roll_die(dice, WILD_DIE, "wild", explode=True) if wild_card else None
-    mods = tuple(m for m in (*trait.modifiers, *modifiers) if m.value)
-    modifier = sum(m.value for m in mods)
-    kept_total = die.total
-    if wild is not None and wild.total > kept_total:
-        kept_total = wild.total
+    roll = dice.roll
+    die = roll_ace(roll, trait.die, role)
+    wild = roll_ace(roll, WILD_DIE, "wild") if wild_card else None
+    mods = (*trait.modifiers, *modifiers)
+    modifier = 0
+    zero = False
+    for each in mods:
+        if each.value:
+            modifier += each.value
+        else:
+            zero = True
+    if zero:  # zero modifiers are not shown
+        mods = tuple([m for m in mods if m.value])
+    kept_total = sum(die.faces)
+    if wild is not None:
+        wild_total = sum(wild.faces)
+        if wild_total > kept_total:
+            kept_total = wild_total
     total = kept_total + modifier
-    critical = critical_failure_rule and wild is not None and die.first == 1 and wild.first == 1
+    critical = (
+        critical_failure_rule and wild is not None and die.faces[0] == 1 and wild.faces[0] == 1
+    )
     success = not critical and total >= tn
     raises = (total - tn) // RAISE if success else 0
     return TraitResult(
@@ -180,14 +214,25 @@ def roll_trait_check(
     )
 
 
+_OUTCOMES: dict[tuple[bool, bool, int, int], Outcome] = {}
+
+
 def outcome(result: TraitResult) -> Outcome:
-    margin = result.total - result.tn
-    if result.critical_failure:
+    """The roll's outcome (shared for equal values)."""
+    key = (result.critical_failure, result.success, result.raises, result.total - result.tn)
+    found = _OUTCOMES.get(key)
+    if found is None:
+        found = remember(_OUTCOMES, key, _outcome(*key))
+    return found
+
+
+def _outcome(critical: bool, success: bool, raises: int, margin: int) -> Outcome:
+    if critical:
         return Outcome("fumble", t("outcome.fumble"), False, margin)
-    if not result.success:
+    if not success:
         return Outcome("failure", t("outcome.failure"), False, margin)
-    if result.raises:
-        return Outcome("raise", t("outcome.raise", count=result.raises), True, margin)
+    if raises:
+        return Outcome("raise", t("outcome.raise", count=raises), True, margin)
     return Outcome("success", t("outcome.success"), True, margin)
 
 
@@ -195,14 +240,37 @@ def modifier_lines(modifiers: tuple[Modifier, ...]) -> tuple[Line, ...]:
     return tuple(Line(t(f"mod.{m.key}"), f"{m.value:+d}") for m in modifiers if m.value)
 
 
+_DIE_LINES: dict[int, tuple[TraitDie, Line]] = {}
+_TOTALS: dict[tuple[int, int], Line] = {}
+_ACES = Line(t("line.aces"))
+_CRITICAL_FAILURE = Line(t("line.critical_failure"))
+
+
+def die_line(trait: TraitDie) -> Line:
+    """'<trait> d<die>', once per trait die record (held: its id is not reused)."""
+    found = _DIE_LINES.get(id(trait))
+    if found is None or found[0] is not trait:
+        line = Line(t("line.trait_die", trait=trait.label, die=trait.die))
+        found = remember(_DIE_LINES, id(trait), (trait, line))
+    return found[1]
+
+
 def trait_lines(result: TraitResult) -> tuple[Line, ...]:
-    lines = [Line(t("line.trait_die", trait=result.trait.label, die=result.trait.die))]
-    if result.die.exploded or (result.wild is not None and result.wild.exploded):
-        lines.append(Line(t("line.aces")))
-    lines.extend(modifier_lines(result.modifiers))
-    lines.append(Line(t("line.total_vs", total=result.total, tn=result.tn)))
+    lines = [die_line(result.trait)]
+    if len(result.die.faces) > 1 or (result.wild is not None and len(result.wild.faces) > 1):
+        lines.append(_ACES)
+    if result.modifiers:
+        lines.extend(modifier_lines(result.modifiers))
+    total = _TOTALS.get((result.total, result.tn))
+    if total is None:
+        total = remember(
+            _TOTALS,
+            (result.total, result.tn),
+            Line(t("line.total_vs", total=result.total, tn=result.tn)),
+        )
+    lines.append(total)
     if result.critical_failure:
-        lines.append(Line(t("line.critical_failure")))
+        lines.append(_CRITICAL_FAILURE)
     return tuple(lines)
 
 
