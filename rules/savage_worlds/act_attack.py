@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from rules.dice import DiceSource
 from rules.model import (
@@ -320,7 +320,7 @@ def resolve_attack(
     if params["moved"]:
         draft.put(actor_id, moved=True, bipod=[])
 
-    lines: list[Line] = [cast(Line, weapon_line), *mod_lines]  # set whenever trait is
+    lines: list[Line] = [weapon_line, *mod_lines]  # type: ignore[list-item]  # set with trait
     hits: list[int] = []  # indexes of the dice that hit
     for i in range(count):
         total = totals[i] + modifier
