@@ -21,8 +21,9 @@ from rules.savage_worlds.sheet import Sheet, Weapon
 K = TypeVar("K")
 V = TypeVar("V")
 
-TABLE_SIZE = 4096
-"""Entries a table holds before it starts again (each entry is a few small records)."""
+TABLE_SIZE = 1024
+"""Entries a table holds before it starts again (each entry is a few small records; the
+value spaces are small: faces, totals, names; the sheet-keyed tables hold their sheets)."""
 
 _DICE: dict[tuple[int, int, str], Die] = {}
 
