@@ -30,7 +30,14 @@ from rules.model import (
 from rules.rolls import parse_expression
 from rules.savage_worlds.cards import refuse
 from rules.savage_worlds.health import apply_hit, compare, effective_toughness
-from rules.savage_worlds.shared import line, remember, roll_ace, roll_aces, sheet_weapon
+from rules.savage_worlds.shared import (
+    SHEET_TABLE_SIZE,
+    line,
+    remember,
+    roll_ace,
+    roll_aces,
+    sheet_weapon,
+)
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 from rules.savage_worlds.state import OUT, Draft, benny_source
 from rules.savage_worlds.tables import (
@@ -196,7 +203,9 @@ def _toughness(sheet: Sheet, ap: int) -> int:
     """``health.effective_toughness``, once per parsed sheet (held) and Armour Piercing."""
     found = _TOUGHNESS.get((id(sheet), ap))
     if found is None or found[0] is not sheet:
-        found = remember(_TOUGHNESS, (id(sheet), ap), (sheet, effective_toughness(sheet, ap)))
+        found = remember(
+            _TOUGHNESS, (id(sheet), ap), (sheet, effective_toughness(sheet, ap)), SHEET_TABLE_SIZE
+        )
     return found[1]
 
 
