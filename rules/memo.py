@@ -9,6 +9,7 @@ oldest entries first.
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
@@ -36,3 +37,10 @@ def by_identity(size: int = 512) -> Callable[[Callable[[Any], T]], Callable[[Any
         return wrapper
 
     return decorate
+
+
+def forget_oldest(cache: dict[Any, Any]) -> None:
+    """Drop a bounded cache's oldest entry (dicts keep insertion order); never fails, even
+    when another thread emptied it first."""
+    with contextlib.suppress(KeyError, StopIteration, RuntimeError):
+        del cache[next(iter(cache))]

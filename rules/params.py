@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rules.memo import by_identity
+from rules.memo import by_identity, forget_oldest
 from rules.model import RulesError, Text, t
 
 ParamKind = Literal["int", "str", "bool", "choice"]
@@ -46,10 +46,66 @@ def _names(declared: tuple[Param, ...]) -> frozenset[str]:
     return frozenset(param.name for param in declared)
 
 
+class CheckedParams(dict[str, Any]):
+    """Validated parameters, shared by every request with the same values: read-only.
+
+    A ``dict`` (it encodes, compares and copies as one) whose changing methods raise, so
+    one object can be handed to every action that asked for the same values and the rules
+    may remember work by its identity (``rules.o3d10.prepared``). ``dict(params)`` gives a
+    copy to change.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("checked parameters are shared and read-only: change dict(params)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _read_only
+    __ior__ = _read_only
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CheckedParams, (dict(self),))
+
+
+_CHECKED: dict[tuple[Any, ...], tuple[tuple[Param, ...], CheckedParams]] = {}
+_CHECKED_SIZE = 4096
+
+
+def check_params(
+    declared: tuple[Param, ...], raw: Mapping[str, Any], prefix: str = "params"
+) -> CheckedParams:
+    """Check ``raw`` against ``declared``; the values with defaults filled in, read-only.
+
+    Valid requests are remembered by their values (each with its type, so ``True`` is never
+    taken for ``1``) and by the identity of ``declared`` (declarations are constants; the
+    entry holds a reference, so the id is not reused): a request that repeats one already
+    seen costs one lookup and gets the same object. Bounded, oldest entries dropped first;
+    refusals and unhashable values are worked out each time.
+    """
+    try:
+        # One flat tuple: the pairs, then each value's type (n pairs and n types).
+        key = (id(declared), prefix, *raw.items(), *map(type, raw.values()))
+        hit = _CHECKED.get(key)
+    except TypeError:  # a list or a mapping among the values: not remembered
+        return CheckedParams(_validate(declared, raw, prefix))
+    if hit is not None and hit[0] is declared:
+        return hit[1]
+    values = CheckedParams(_validate(declared, raw, prefix))
+    if len(_CHECKED) >= _CHECKED_SIZE:
+        forget_oldest(_CHECKED)
+    _CHECKED[key] = (declared, values)
+    return values
+
+
 def validate_params(
     declared: tuple[Param, ...], raw: Mapping[str, Any], prefix: str = "params"
 ) -> dict[str, Any]:
-    """Check ``raw`` against ``declared``; return the values with defaults filled in."""
+    """Check ``raw`` against ``declared``; return the values with defaults filled in (a new
+    dict the caller may change; :func:`check_params` shares one read-only)."""
+    return dict(check_params(declared, raw, prefix))
+
+
+def _validate(declared: tuple[Param, ...], raw: Mapping[str, Any], prefix: str) -> dict[str, Any]:
     known = _names(declared)
     for name in raw:
         if name not in known:

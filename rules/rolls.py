@@ -280,6 +280,41 @@ def _d10(face: int, role: str, kept: bool, group: int) -> Die:
     return die
 
 
+_THROWS: dict[tuple[int, str], dict[tuple[int, int, int], KeepRoll | None]] = {}
+"""Per (rank, role): every throw of three d10 as its finished 1o3d10 roll, or None when the
+kept die is a 10 (the roll goes on). Frozen values, so every roll of that throw shares one."""
+
+_THROW_ROLES = 16
+"""At most this many roles get a remembered table (the rules use one: ``objetivo``)."""
+
+
+def keep_throws(rank: Rank, role: str = "objetivo") -> dict[tuple[int, int, int], KeepRoll | None]:
+    """All 1,000 first throws of 1o3d10 at ``rank``: the whole roll when its kept die is not a
+    10, None when it is (a kept 10 adds and throws again: :func:`roll_kept_ten`).
+
+    Built once per rank and role (1,000 shared records); callers must not change it.
+    """
+    key = (rank._value_, role)
+    table = _THROWS.get(key)
+    if table is not None:
+        return table
+    positions = _KEEP_TABLES[rank._value_]
+    table = {}
+    for faces, (kept_index, above) in positions.items():
+        if faces[kept_index] == 10:
+            table[faces] = None
+            continue
+        throw = (
+            _d10(faces[0], role, kept_index == 0, 0),
+            _d10(faces[1], role, kept_index == 1, 0),
+            _d10(faces[2], role, kept_index == 2, 0),
+        )
+        table[faces] = KeepRoll(rank, (throw,), (faces[kept_index],), above, throw)
+    if len(_THROWS) < _THROW_ROLES * 3:
+        _THROWS[key] = table
+    return table
+
+
 def roll_keep_of_3d10(
     dice: DiceSource,
     rank: Rank = Rank.MEDIAN,
@@ -288,19 +323,37 @@ def roll_keep_of_3d10(
     limit: int = DEFAULT_EXPLOSION_LIMIT,
 ) -> KeepRoll:
     roll = dice.roll
-    table = _KEEP_TABLES[rank._value_]  # the member's value as stored (``.value`` is a property)
     faces = (roll(10), roll(10), roll(10))
+    table = _THROWS.get((rank._value_, role))  # the member's value as stored
+    if table is None:
+        table = keep_throws(rank, role)
+    shared = table[faces]
+    if shared is not None:
+        return shared
+    return roll_kept_ten(dice, rank, faces, role=role, limit=limit)
+
+
+def roll_kept_ten(
+    dice: DiceSource,
+    rank: Rank,
+    faces: tuple[int, int, int],
+    *,
+    role: str = "objetivo",
+    limit: int = DEFAULT_EXPLOSION_LIMIT,
+) -> KeepRoll:
+    """The rest of a 1o3d10 roll whose first throw ``faces`` kept a 10: it adds, and all three
+    dice roll again keeping the same rank, for as long as the kept die is a 10."""
+    roll = dice.roll
+    table = _KEEP_TABLES[rank._value_]
     kept_index, above = table[faces]
-    throw = (
-        _d10(faces[0], role, kept_index == 0, 0),
-        _d10(faces[1], role, kept_index == 1, 0),
-        _d10(faces[2], role, kept_index == 2, 0),
-    )
+    throws = [
+        (
+            _d10(faces[0], role, kept_index == 0, 0),
+            _d10(faces[1], role, kept_index == 1, 0),
+            _d10(faces[2], role, kept_index == 2, 0),
+        )
+    ]
     kept = faces[kept_index]
-    if kept != 10:
-        return KeepRoll(rank, (throw,), (kept,), above, throw)
-    # A kept 10 adds and all three dice roll again, keeping the same rank.
-    throws = [throw]
     kept_faces = [kept]
     while kept == 10:
         if len(throws) > limit:

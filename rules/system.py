@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.dice import DiceSource
+from rules.memo import forget_oldest
 from rules.model import (
     Action,
     Actor,
@@ -38,7 +39,7 @@ from rules.model import (
     WorldChange,
     t,
 )
-from rules.params import Param, validate_params
+from rules.params import Param, check_params, validate_params
 from rules.tracker import Combat, Initiative, Slot, default_initiative
 
 
@@ -72,6 +73,12 @@ class Button:
     min_targets: int = 0
     max_targets: int = 0
     gm_only: bool = False
+
+
+CHECKED_ACTIONS_SIZE = 4096
+"""How many checked actions ``RuleSystem.check_action`` remembers (oldest dropped first)."""
+
+_CHECKED_ACTIONS: dict[tuple[Any, ...], tuple[RuleSystem, Action]] = {}
 
 
 class RuleSystem(ABC):
@@ -132,20 +139,57 @@ class RuleSystem(ABC):
             ) from None
 
     def check_action(self, world: World, action: Action) -> Action:
-        """Validate parameters and targets against the action's declaration."""
-        spec = self.action_spec(action.kind)
-        params = validate_params(spec.params, action.params)
-        if not spec.min_targets <= len(action.targets) <= spec.max_targets:
-            raise RulesError(
-                "invalid_targets",
-                t("error.targets", minimum=spec.min_targets, maximum=spec.max_targets),
-                "targets",
+        """Validate parameters and targets against the action's declaration.
+
+        The checked action's ``params`` is a read-only :class:`rules.params.CheckedParams`
+        shared by every request with the same values (``dict(params)`` to change a copy).
+        A request equal to one already checked (same system, kind, actor, targets, GM or
+        not, user, parameter values and their types) gets the same checked action back (a
+        frozen value), its targets looked up again in this world; refusals are worked out
+        each time.
+        """
+        raw = action.params
+        try:
+            key = (
+                id(self),
+                action.kind,
+                action.actor_id,
+                action.targets,
+                action.by_gm,
+                action.user,
+                *raw.items(),
+                *map(type, raw.values()),
             )
-        for index, target in enumerate(action.targets):
+            hit = _CHECKED_ACTIONS.get(key)
+        except TypeError:  # unhashable values: checked in full each time
+            return self._check_action(world, action)
+        if hit is None or hit[0] is not self:
+            checked = self._check_action(world, action)
+            if len(_CHECKED_ACTIONS) >= CHECKED_ACTIONS_SIZE:
+                forget_oldest(_CHECKED_ACTIONS)
+            _CHECKED_ACTIONS[key] = (self, checked)
+            return checked
+        checked = hit[1]
+        for index, target in enumerate(checked.targets):
             world.actor(target, f"targets.{index}")
-        return Action(
-            action.kind, action.actor_id, params, action.targets, action.by_gm, action.user
-        )
+        return checked
+
+    def _check_action(self, world: World, action: Action) -> Action:
+        spec = self.actions.get(action.kind)
+        if spec is None:
+            spec = self.action_spec(action.kind)  # raises unknown_action
+        params = check_params(spec.params, action.params)  # shared, read-only
+        targets = action.targets
+        if targets or spec.min_targets:
+            if not spec.min_targets <= len(targets) <= spec.max_targets:
+                raise RulesError(
+                    "invalid_targets",
+                    t("error.targets", minimum=spec.min_targets, maximum=spec.max_targets),
+                    "targets",
+                )
+            for index, target in enumerate(targets):
+                world.actor(target, f"targets.{index}")
+        return Action(action.kind, action.actor_id, params, targets, action.by_gm, action.user)
 
     @abstractmethod
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution: ...
@@ -216,6 +260,8 @@ def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
             continue
         actor = world.actor(effect.actor_id)
         statuses = frozenset((actor.statuses - effect.remove) | effect.add)
+        if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
+            continue  # the same actor: identity memos keep hitting, nothing to diff
         world = world.with_actor(
             Actor(
                 actor.id,
@@ -229,3 +275,20 @@ def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
             )
         )
     return world
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_MISSING = object()
+
+
+def sets_nothing_new(state: JsonMap, changes: JsonMap) -> bool:
+    """Whether every key of ``changes`` already holds that very value in ``state``: the same
+    object, or a scalar of the same type and value (so ``0`` never stands for ``False``, and
+    the state's JSON would come out byte for byte the same)."""
+    for key, value in changes.items():
+        old = state.get(key, _MISSING)
+        if old is value:
+            continue
+        if type(old) is not type(value) or type(value) not in _SCALARS or old != value:
+            return False
+    return True

@@ -115,13 +115,21 @@ def rules_steps(dice: DiceSource | None = None) -> dict[str, Callable[[], object
 
     o3d10 = registry.get("o3d10")
     world = _world(registry, "o3d10")
-    skill = Action("skill", "aldara", {"skill": "sigilo", "level": "normal"}, by_gm=True)
+    skill_params = {"skill": "sigilo", "level": "normal"}
+    current = [world]
 
     def o3d10_skill() -> object:
-        checked = o3d10.check_action(world, skill)
-        resolution = o3d10.resolve(world, checked, source)
+        # A fresh Action from plain values, as the bridge builds one from each request
+        # (bridge/engine.py: ``_action``), so nothing is reused across steps that a request
+        # would not reuse; the next step gets the world this step's apply made, as the
+        # bridge keeps it (a skill roll without the token has no effect: the same world).
+        skill = Action("skill", "aldara", dict(skill_params), (), by_gm=True, user="gm")
+        now = current[0]
+        checked = o3d10.check_action(now, skill)
+        resolution = o3d10.resolve(now, checked, source)
         assert resolution.cards  # the card is part of the work (the bridge shows every roll)
-        return o3d10.apply(world, resolution)
+        current[0] = o3d10.apply(now, resolution)
+        return current[0]
 
     steps["o3d10 skill roll"] = o3d10_skill
 
@@ -155,12 +163,19 @@ def _skill_roll(
     world = _world(registry, system_id)
     actor = next(iter(world.actors.values()))
     button = next(b for b in system.buttons(world, actor) if b.action == kind and param in b.params)
-    action = Action(kind, actor.id, dict(button.params), by_gm=True)
+    params = dict(button.params)
+    current = [world]
 
     def step() -> object:
-        resolution = system.resolve(world, system.check_action(world, action), dice)
+        # A fresh Action from plain values, as the bridge builds one per request; the next
+        # step gets the world this step's apply made, as the bridge keeps it (a cunchillos
+        # TA records ``next_ta``: a new, equal actor each roll; the others change nothing).
+        action = Action(kind, actor.id, dict(params), (), by_gm=True, user="gm")
+        now = current[0]
+        resolution = system.resolve(now, system.check_action(now, action), dice)
         assert resolution.cards
-        return system.apply(world, resolution)
+        current[0] = system.apply(now, resolution)
+        return current[0]
 
     return step
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.brp_d10.sheet import Sheet
+from rules.memo import by_identity
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,12 @@ class ActorState:
         }
 
 
+@by_identity(1024)
 def read_state(raw: Mapping[str, Any]) -> ActorState:
+    """An actor's state, parsed; remembered by the mapping's identity (actor states are
+    never changed in place: every change makes a new actor with a new state), so the same
+    frozen record serves every roll of an unchanged actor. Callers copy its mappings
+    before changing them."""
     wounds_raw = raw.get("wounds", [])
     timers_raw = raw.get("timers", [])
     aim = raw.get("aim", {})

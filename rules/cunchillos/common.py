@@ -12,7 +12,9 @@ from rules.cunchillos.initiative import declaration_of, entry_for, step_of_actio
 from rules.cunchillos.modifiers import incapacitated
 from rules.cunchillos.settings import rules_of
 from rules.cunchillos.sheet import Sheet, parse_sheet
+from rules.memo import by_identity
 from rules.model import Actor, ActorChange, Line, RulesError, Text, World, t
+from rules.system import sets_nothing_new
 from rules.tracker import Combat, combat_of
 
 MANAGED: frozenset[str] = frozenset(
@@ -226,11 +228,24 @@ def use_actions(
     return declared, used
 
 
+@by_identity(1024)
+def _actor_statuses(actor: Actor) -> frozenset[str]:
+    """The statuses an (immutable) actor's own state implies, once per actor object."""
+    return derived_statuses(actor.state, parse_sheet(actor.sheet))
+
+
 def change(f: Fighter, state: Mapping[str, Any]) -> ActorChange:
     """Set ``state`` keys and bring the actor's statuses in line with the new state."""
-    merged = {**f.state, **state}
+    if f.state is f.actor.state and sets_nothing_new(f.state, state):
+        # The actor's state stays as it is (a TA's next_ta: 0): its statuses, once per actor
+        # (a Fighter with a state of its own, as manoeuvres build, is worked out in full).
+        merged: Mapping[str, Any] = f.state
+        derived = _actor_statuses(f.actor)
+    else:
+        merged = {**f.state, **state}
+        derived = derived_statuses(merged, f.sheet)
     manual = merged.get("manual", [])
-    wanted = derived_statuses(merged, f.sheet) | frozenset(m for m in manual if isinstance(m, str))
+    wanted = derived | frozenset(m for m in manual if isinstance(m, str))
     if merged.get("dead"):
         wanted = frozenset({"dead"}) | (wanted - MANAGED)
     current = f.actor.statuses

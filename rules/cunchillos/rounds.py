@@ -31,6 +31,7 @@ from rules.cunchillos.modifiers import condition_modifiers, round_modifiers, sce
 from rules.cunchillos.order import entries, rescheduled, store_order
 from rules.cunchillos.settings import rules_of
 from rules.dice import DiceSource
+from rules.memo import forget_oldest
 from rules.model import (
     Action,
     Card,
@@ -44,6 +45,7 @@ from rules.model import (
     WorldChange,
     t,
 )
+from rules.params import CheckedParams
 from rules.tracker import combat_of
 
 MENTAL_CHARACTERISTICS: frozenset[str] = frozenset({"int", "per", "vol", "car", "pod", "emp"})
@@ -194,10 +196,25 @@ def open_round(
     return order, card, WorldChange({"cunchillos": data})
 
 
+_TA_SIZE = 1024
+_TA: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+"""Prepared TAs: by the actor object, the settings object and the checked parameters (all
+immutable; each entry holds them, so their ids are not reused), what a TA that does not
+count as an action reads besides the dice: the checks passed, the value and modifiers."""
+
+
 def resolve_ta(world: World, action: Action, dice: DiceSource) -> Resolution:
     """A plain TA on a skill or a characteristic (Alerta, Fue...)."""
-    f = fighter(world, action.actor_id)
     p = action.params
+    prepared = type(p) is CheckedParams and not p.get("counts_as_action")
+    if prepared:
+        actor = world.actors.get(action.actor_id)
+        settings = world.settings
+        hit = _TA.get((id(actor), id(settings), id(p)))
+        if hit is not None and hit[0] is actor and hit[1] is settings and hit[2] is p:
+            _, _, _, f, what, value, mods = hit
+            return _ta_card(world, action, f, what, value, list(mods), dice, {"next_ta": 0}, "ta")
+    f = fighter(world, action.actor_id)
     skill, char = p.get("skill"), p.get("characteristic")
     if bool(skill) == bool(char):
         raise refuse("skill_or_characteristic", "skill_or_characteristic", "params.skill")
@@ -234,6 +251,18 @@ def resolve_ta(world: World, action: Action, dice: DiceSource) -> Resolution:
         *condition_modifiers(f.state, physical, rules_of(world.settings)),
         *scene_modifiers(p, attack=False),
     ]
+    if prepared:
+        if len(_TA) >= _TA_SIZE:
+            forget_oldest(_TA)
+        _TA[(id(f.actor), id(world.settings), id(p))] = (
+            f.actor,
+            world.settings,
+            p,
+            f,
+            key,
+            value,
+            tuple(mods),
+        )
     return _ta_card(world, action, f, key, value, mods, dice, state, "ta")
 
 

@@ -107,7 +107,19 @@ def roll_check(
 ) -> CheckResult:
     """Base + modifier + 1o3d10 at ``rank``; a natural 1 fails skill rolls unless told otherwise."""
     fails = kind == "skill" if natural_one_fails is None else natural_one_fails
-    roll = roll_keep_of_3d10(dice, rank)
+    return check_of(kind, roll_keep_of_3d10(dice, rank), base, modifier, difficulty, fails)
+
+
+def check_of(
+    kind: RollKind,
+    roll: KeepRoll,
+    base: int,
+    modifier: int,
+    difficulty: int | None,
+    natural_one_fails: bool,
+) -> CheckResult:
+    """The check a rolled 1o3d10 makes: its total, fumble, success, critical and outcome."""
+    fails = natural_one_fails
     total = base + modifier + roll.total
     natural_one = roll.natural == 1
     fumble = natural_one and roll.above <= FUMBLE_ABOVE_MAX

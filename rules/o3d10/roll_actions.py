@@ -27,7 +27,7 @@ from rules.model import (
     t,
 )
 from rules.o3d10.cards import attribute_label, die_lines, kept_line, outcome_of, signed
-from rules.o3d10.checks import CheckResult, Circumstances, RollKind, opposed_winner, roll_check
+from rules.o3d10.checks import CheckResult, Circumstances, RollKind, check_of, opposed_winner
 from rules.o3d10.combat_actions import spend_action
 from rules.o3d10.context import encumbrance_for_skill, require_able, roll_context, sheet_of
 from rules.o3d10.initiative import COMBAT_KEY
@@ -35,6 +35,7 @@ from rules.o3d10.sheet import Sheet
 from rules.o3d10.specs import OPPOSE_ASK
 from rules.o3d10.tables import ATTRIBUTE_DIFFICULTY, SKILL_DIFFICULTY
 from rules.records import fast_init
+from rules.rolls import KeepRoll, Rank, roll_keep_of_3d10
 
 
 @fast_init
@@ -89,16 +90,32 @@ class Rolled:
     encumbrance: int
 
 
-def roll_what(
+@fast_init
+@dataclass(frozen=True)
+class Plan:
+    """Everything a roll of ``what`` depends on but the dice (see :func:`plan_what`)."""
+
+    kind: RollKind
+    base: int
+    rank: Rank
+    modifier: int
+    difficulty: int | None
+    natural_one_fails: bool
+    circumstances: Circumstances
+    state: dict[str, Any]
+    encumbrance: int
+
+
+def plan_what(
     world: World,
     actor: Actor,
     sheet: Sheet,
     what: What,
     params: Mapping[str, Any],
-    dice: DiceSource,
     difficulty: int | None,
     by_gm: bool,
-) -> Rolled:
+) -> Plan:
+    """The base, kept rank, modifier and circumstances of a roll: no die is drawn here."""
     skill_value = sheet.skills[what.key].value if what.kind == "skill" else 0
     context = roll_context(
         world,
@@ -111,16 +128,39 @@ def roll_what(
     attribute = sheet.skills[what.key].attribute if what.kind == "skill" else what.key
     encumbrance = encumbrance_for_skill(world, sheet, what.key) if what.kind == "skill" else 0
     kind: RollKind = "skill" if what.kind == "skill" else "attribute"
-    result = roll_check(
-        dice,
+    return Plan(
         kind,
         sheet.attributes[attribute] + skill_value,
         context.rank,
-        modifier=int(params.get("modifier", 0)) - encumbrance,
-        difficulty=difficulty,
-        natural_one_fails=kind == "skill" or bool(world.settings.get("natural_one_attribute")),
+        int(params.get("modifier", 0)) - encumbrance,
+        difficulty,
+        kind == "skill" or bool(world.settings.get("natural_one_attribute")),
+        context.circumstances,
+        context.state,
+        encumbrance,
     )
-    return Rolled(result, context.circumstances, context.state, encumbrance)
+
+
+def checked(plan: Plan, roll: KeepRoll) -> Rolled:
+    """The check ``roll`` makes under ``plan``."""
+    result = check_of(
+        plan.kind, roll, plan.base, plan.modifier, plan.difficulty, plan.natural_one_fails
+    )
+    return Rolled(result, plan.circumstances, plan.state, plan.encumbrance)
+
+
+def roll_what(
+    world: World,
+    actor: Actor,
+    sheet: Sheet,
+    what: What,
+    params: Mapping[str, Any],
+    dice: DiceSource,
+    difficulty: int | None,
+    by_gm: bool,
+) -> Rolled:
+    plan = plan_what(world, actor, sheet, what, params, difficulty, by_gm)
+    return checked(plan, roll_keep_of_3d10(dice, plan.rank))
 
 
 def difficulty_of(kind: str, params: Mapping[str, Any]) -> int | None:

@@ -16,6 +16,7 @@ from rules.o3d10 import (
     combat_actions,
     health_actions,
     movement,
+    prepared,
     roll_actions,
     tracker_hooks,
     turn_actions,
@@ -46,8 +47,8 @@ from rules.tracker import Combat, Initiative
 Handler = Callable[[World, Action, DiceSource], Resolution]
 
 _HANDLERS: Mapping[str, Handler] = {
-    "attribute": roll_actions.resolve_check,
-    "skill": roll_actions.resolve_check,
+    "attribute": prepared.resolve_prepared_check,
+    "skill": prepared.resolve_prepared_check,
     "oppose": roll_actions.resolve_oppose,
     "token_return": lambda w, a, d: roll_actions.resolve_token_return(w, a),
     "initiative": turn_actions.resolve_initiative,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from rules.dice import DiceSource, Die
@@ -173,19 +174,39 @@ def location_table(settings: Mapping[str, Any], ranged: bool) -> str:
 
 def outcome_of(check: Check) -> Outcome:
     margin = None if check.roll is None else check.category
-    return Outcome(check.grade, t(f"outcome.{check.grade}"), check.success, margin)
+    return _outcome(check.grade, check.success, margin)
+
+
+@lru_cache(maxsize=256)
+def _outcome(grade: str, success: bool, margin: int | None) -> Outcome:
+    """Outcomes are frozen values: equal ones are shared."""
+    return Outcome(grade, t(f"outcome.{grade}"), success, margin)
+
+
+@lru_cache(maxsize=1024)
+def _figure_line(key: str, value: int | str) -> Line:
+    """A card line of a label and a figure (chance, die, category): frozen, shared."""
+    return Line(t(key), value)
+
+
+@lru_cache(maxsize=8)
+def _automatic_line(automatic: str) -> Line:
+    return Line(t(f"line.automatic_{automatic}"))
 
 
 def check_lines(check: Check, skill_label: Text, modifiers: tuple[Modifier, ...]) -> Section:
     lines = [Line(t("line.skill", skill=skill_label), f"{check.base}%")]
     lines.extend(m.line for m in modifiers)
-    lines.append(Line(t("line.chance"), f"{check.chance}%"))
+    lines.append(_figure_line("line.chance", f"{check.chance}%"))
     if check.automatic != "none":
-        lines.append(Line(t(f"line.automatic_{check.automatic}")))
+        lines.append(_automatic_line(check.automatic))
     else:
-        lines.append(Line(t("line.rolled"), check.roll if check.roll is not None else 0))
-        lines.append(Line(t("line.category"), check.category))
-    return Section(t("section.roll"), tuple(lines))
+        lines.append(_figure_line("line.rolled", check.roll if check.roll is not None else 0))
+        lines.append(_figure_line("line.category", check.category))
+    return Section(_ROLL_SECTION, tuple(lines))
+
+
+_ROLL_SECTION = t("section.roll")
 
 
 def skill_label(sheet: Sheet, key: str) -> Text:
