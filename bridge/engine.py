@@ -403,6 +403,8 @@ def _accepted(system: RuleSystem, old: World, new: World, cards: tuple[Any, ...]
         {"type": "chat_card", "index": index, "card": card_to_json(card)}
         for index, card in enumerate(cards)
     ]
+    if new is old:  # the very same frozen world: nothing changed, nothing to diff
+        return Accepted(new, pushes, None)
     before: dict[str, Any] = {}
     after: dict[str, Any] = {}
     for actor_id in sorted(set(old.actors) | set(new.actors)):

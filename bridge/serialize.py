@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import Die
-from rules.model import Actor, Card, FollowUp, Section, Text, TextParam, World
+from rules.model import Actor, Card, FollowUp, Outcome, Section, Text, TextParam, World
 from rules.params import Param
 
 _TEXT_JSON: OrderedDict[int, tuple[Text, dict[str, Any]]] = OrderedDict()
@@ -108,6 +108,44 @@ def _section_to_json(section: Section) -> dict[str, Any]:
     }
 
 
+_PART_JSON: OrderedDict[int, tuple[object, Any]] = OrderedDict()
+_PART_JSON_SIZE = 8192
+
+
+def _part_json(part: Any, make: Any) -> Any:
+    """``make(part)`` remembered by the identity of ``part``, a frozen record or tuple of
+    them (a card's dice, sections, outcome): the rules share such records between results
+    (the o3d10 rules keep every finished throw and the lines each kept face shows), and
+    the JSON is only ever read or encoded, never changed. The entry holds the part, so its
+    ``id`` is not reused while the entry lives; the oldest entries go first."""
+    key = id(part)
+    hit = _PART_JSON.get(key)
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    raw = make(part)
+    _PART_JSON[key] = (part, raw)
+    if len(_PART_JSON) > _PART_JSON_SIZE:
+        _PART_JSON.popitem(last=False)
+    return raw
+
+
+def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
+    return [die_to_json(d) for d in dice]
+
+
+def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
+    return [_section_to_json(s) for s in sections]
+
+
+def _outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "key": outcome.key,
+        "label": text_to_json(outcome.label),
+        "success": outcome.success,
+        "margin": outcome.margin,
+    }
+
+
 def card_to_json(card: Card) -> dict[str, Any]:
     outcome = card.outcome
     return {
@@ -116,16 +154,9 @@ def card_to_json(card: Card) -> dict[str, Any]:
         "speaker": card.speaker,
         "target": card.target,
         "visibility": card.visibility,
-        "dice": [die_to_json(d) for d in card.dice],
-        "outcome": None
-        if outcome is None
-        else {
-            "key": outcome.key,
-            "label": text_to_json(outcome.label),
-            "success": outcome.success,
-            "margin": outcome.margin,
-        },
-        "sections": [_section_to_json(s) for s in card.sections],
+        "dice": _part_json(card.dice, _dice_to_json),
+        "outcome": None if outcome is None else _part_json(outcome, _outcome_to_json),
+        "sections": _part_json(card.sections, _sections_to_json),
         "actions": [follow_up_to_json(f) for f in card.actions],
     }
 

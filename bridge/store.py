@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import orjson
+
 if TYPE_CHECKING:
     from bridge.store_api import Store
 
@@ -124,7 +126,14 @@ class NewEvent:
 
 
 def _dumps(value: Any) -> str:
-    return dumps(value)
+    """An event's JSON text (payload, draws, pushes, undo): orjson, about 10x faster than
+    the standard encoder and the same JSON value read back; what orjson refuses (an integer
+    past 64 bits, text that is not valid UTF-8, a key that is not text) goes through the
+    standard encoder as before (which refuses what it must, with the item's StoreError)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return dumps(value)
 
 
 def _state_text(state: dict[str, Any] | str) -> str:
@@ -338,10 +347,14 @@ class SQLiteStore:
     def append_many(
         self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
     ) -> list[StoreError | None]:
-        """Group commit: every item in its own savepoint, one transaction, one sync to disk.
+        """Group commit: every item written, one transaction, one sync to disk.
 
         An item that fails is rolled back alone and gets its error; the others are written.
         If the commit itself fails, every item gets the error and nothing is written.
+
+        The whole group is first written with one statement per table (``executemany``);
+        only if any item fails there is the group rolled back to its start and written
+        again item by item, each in its own savepoint, so the failure is the item's alone.
         """
         results: list[StoreError | None] = []
         with self._lock:
@@ -350,17 +363,22 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 return [StoreError(str(exc)) for _ in items]
             try:
-                for world_id, event, state in items:
-                    self._db.execute("SAVEPOINT item")
-                    try:
-                        self._write(world_id, event, state)
-                    except (StoreError, sqlite3.Error, ValueError) as exc:
-                        self._db.execute("ROLLBACK TO item")
+                if self._write_group(items):
+                    results = [None] * len(items)
+                else:
+                    for world_id, event, state in items:
+                        self._db.execute("SAVEPOINT item")
+                        try:
+                            self._write(world_id, event, state)
+                        except (StoreError, sqlite3.Error, ValueError) as exc:
+                            self._db.execute("ROLLBACK TO item")
+                            self._db.execute("RELEASE item")
+                            results.append(
+                                exc if isinstance(exc, StoreError) else StoreError(str(exc))
+                            )
+                            continue
                         self._db.execute("RELEASE item")
-                        results.append(exc if isinstance(exc, StoreError) else StoreError(str(exc)))
-                        continue
-                    self._db.execute("RELEASE item")
-                    results.append(None)
+                        results.append(None)
                 self._db.execute("COMMIT")
             except BaseException as exc:
                 self._db.execute("ROLLBACK")
@@ -368,6 +386,32 @@ class SQLiteStore:
                     return [StoreError(str(exc)) for _ in items]
                 raise
         return results
+
+    def _write_group(self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]) -> bool:
+        """Write every item with one statement per table; False (and nothing written) if
+        any item would fail, so the caller writes them one by one to tell which."""
+        self._db.execute("SAVEPOINT grouped")
+        try:
+            updated = self._db.executemany(
+                "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
+                [(e.seq, _state_text(s), w, e.seq - 1) for w, e, s in items],
+            ).rowcount
+            if updated != len(items):
+                raise SeqConflict("a world of the group is not at the seq before its event")
+            self._db.executemany(
+                f"INSERT INTO events ({self._EVENT_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [_event_values(w, e) for w, e, _ in items],
+            )
+            for world_id, event, _ in items:
+                if event.used_follow_ups or event.released_follow_ups:
+                    self._follow_ups(world_id, event)
+        except (StoreError, sqlite3.Error, ValueError):
+            self._db.execute("ROLLBACK TO grouped")
+            self._db.execute("RELEASE grouped")
+            return False
+        self._db.execute("RELEASE grouped")
+        return True
 
     def _write(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         updated = self._db.execute(
@@ -379,21 +423,11 @@ class SQLiteStore:
         self._db.execute(
             f"INSERT INTO events ({self._EVENT_COLUMNS})"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                world_id,
-                event.seq,
-                event.request_id,
-                event.event,
-                event.user,
-                event.role,
-                _dumps(event.payload),
-                event.payload_hash,
-                _dumps(event.draws),
-                _dumps(event.pushes),
-                None if event.undo is None else _dumps(event.undo),
-                event.created_at,
-            ),
+            _event_values(world_id, event),
         )
+        self._follow_ups(world_id, event)
+
+    def _follow_ups(self, world_id: str, event: NewEvent) -> None:
         if event.used_follow_ups:
             self._db.executemany(
                 "INSERT INTO used_follow_ups (world_id, card_id, action, seq) VALUES (?, ?, ?, ?)",
@@ -404,6 +438,23 @@ class SQLiteStore:
                 "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
                 [(world_id, card, action) for card, action in event.released_follow_ups],
             )
+
+
+def _event_values(world_id: str, event: NewEvent) -> tuple[Any, ...]:
+    return (
+        world_id,
+        event.seq,
+        event.request_id,
+        event.event,
+        event.user,
+        event.role,
+        _dumps(event.payload),
+        event.payload_hash,
+        _dumps(event.draws),
+        _dumps(event.pushes),
+        None if event.undo is None else _dumps(event.undo),
+        event.created_at,
+    )
 
 
 class AsyncStore:

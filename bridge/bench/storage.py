@@ -136,6 +136,7 @@ def session_file(folder: Path, events: int) -> Path:
         conn = Connection(created.world_id, Session("gm", "gm", "es"), None)
         conn.welcomed.set()
         conn.bucket.take = lambda: True  # type: ignore[method-assign]
+        bridge.world_guard.take = lambda world_id: True  # type: ignore[method-assign]
         for index in range(events):
             actor = actors[index % len(actors)]
             payload: dict[str, Any] = {
@@ -157,20 +158,105 @@ def session_file(folder: Path, events: int) -> Path:
     return path
 
 
-def replay_rate(seconds: float, events: int) -> Rate:
-    from bridge.replay import replay
+def replay_rate(
+    seconds: float, events: int, *, with_load: bool = False, lines: list[str] | None = None
+) -> Rate:
+    """Replay of a long session file in process, every push compared, in events per
+    second of this thread's CPU time (one core's work, whatever else the machine runs).
+
+    ``with_load`` also times reading the file's lines (``load_session``: JSON and the
+    session models) each round, as ``vtt-bridge replay`` does once per file.
+    """
     from bridge.sessions import load_session
     from rules.registry import default_registry
 
     registry = default_registry()
-    with tempfile.TemporaryDirectory() as folder:
-        path = session_file(Path(folder), events)
-        session = load_session(path.read_text("utf-8").splitlines(), registry)
-    started = time.perf_counter()
+    if lines is None:
+        lines = session_lines(events)
+    session = load_session(lines, registry)
+    step = _replay_step(lines, registry, with_load)
+    step()  # warm-up: first renders, first texts
     done = 0
-    while time.perf_counter() - started < seconds or done == 0:
+    elapsed = 0.0
+    while elapsed < seconds or done == 0:
+        started = time.thread_time()
+        done += step()
+        elapsed += time.thread_time() - started
+    what = "load + replay" if with_load else "replay"
+    return Rate(f"{what} ({len(session.events)}-event session file)", done / elapsed, done, elapsed)
+
+
+def session_lines(events: int) -> list[str]:
+    """The lines of :func:`session_file`."""
+    with tempfile.TemporaryDirectory() as folder:
+        return session_file(Path(folder), events).read_text("utf-8").splitlines()
+
+
+def _replay_step(lines: list[str], registry: Any, with_load: bool) -> Any:
+    from bridge.replay import replay
+    from bridge.sessions import load_session
+
+    loaded = load_session(lines, registry)
+
+    def step() -> int:
+        session = load_session(lines, registry) if with_load else loaded
         report = replay(session, registry)
         assert not report.divergences, report.divergences[0].describe()
-        done += report.events
-    elapsed = time.perf_counter() - started
-    return Rate(f"replay ({len(session.events)}-event session file)", done / elapsed, done, elapsed)
+        return report.events
+
+    return step
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bridge.bench.storage [--replay] [--store] [--seconds S] [--events N]``:
+    the replay and store figures, each with a baseline measured in the same run (the
+    o3d10 rules core for replay, interleaved; the in-memory store for the durable one)."""
+    import argparse
+
+    from bridge.bench.core import measure_cpu, rules_steps
+
+    parser = argparse.ArgumentParser(prog="python -m bridge.bench.storage")
+    parser.add_argument("--replay", action="store_true")
+    parser.add_argument("--store", action="store_true")
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    options = parser.parse_args(argv)
+    if not (options.replay or options.store):
+        options.replay = options.store = True
+    if options.replay:
+        core = rules_steps()["o3d10 skill roll"]
+        lines = session_lines(options.events)
+        slice_ = options.seconds / options.rounds
+        totals: dict[str, list[float]] = {}
+        for _ in range(options.rounds):
+            for rate in (
+                measure_cpu("o3d10 rules core (baseline)", core, slice_),
+                replay_rate(slice_, options.events, lines=lines),
+                replay_rate(slice_, options.events, with_load=True, lines=lines),
+            ):
+                total = totals.setdefault(rate.name, [0, 0.0])
+                total[0] += rate.count
+                total[1] += rate.seconds
+        base = totals["o3d10 rules core (baseline)"]
+        for name, (count, cpu) in totals.items():
+            ratio = (count / cpu) / (base[0] / base[1])
+            print(f"{name:48s} {count / cpu:10.0f}/s  {ratio:5.2f}x rules core")
+    if options.store:
+        rates = store_rates(options.seconds)
+        memory = next(
+            r for k, r in rates.items() if k.startswith("store in memory") and "at once" in k
+        )
+        for name, rate in rates.items():
+            print(f"{name:48s} {rate.per_second:10.0f}/s")
+        durable = next(
+            r for k, r in rates.items() if k.startswith("store durable") and "at once" in k
+        )
+        print(
+            f"durable / in memory, {WORLDS} worlds at once: {durable.per_second / memory.per_second:.2f}x"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -6,6 +6,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bridge.replay import first_difference, replay
 from bridge.sessions import export_lines, load_session
@@ -179,3 +182,104 @@ def test_paths_with_dotted_keys() -> None:
     ack = {"tokens": [{"numbers": {"ammo.subfusil": 20}}]}
     assert lookup(ack, "/tokens/0/numbers/ammo.subfusil") == 20
     assert lookup(ack, "tokens.0.numbers") == {"ammo.subfusil": 20}
+
+
+def test_same_json_tells_json_types_apart() -> None:
+    from bridge.replay import same_json
+
+    assert same_json({"a": [1, "x", None], "b": True}, {"b": True, "a": [1, "x", None]})
+    assert same_json([1, 2], (1, 2))  # a tuple is a JSON array too
+    assert not same_json({"a": 1}, {"a": True})  # Python's == says equal
+    assert not same_json({"a": 0}, {"a": 0.0})
+    assert not same_json({"a": 1}, {"a": 1, "b": None})
+    assert same_json({"a": 2**70}, {"a": 2**70})  # past orjson's range: the standard encoder
+    assert not same_json({"a": 2**70}, {"a": 2**70 + 1})
+
+
+def _long_session(events: int) -> list[str]:
+    from bridge.bench.storage import session_lines
+
+    return session_lines(events)
+
+
+def test_a_recorded_value_of_another_json_type_is_a_divergence() -> None:
+    lines = _long_session(12)
+    assert replay(load_session(lines, REGISTRY), REGISTRY).divergences == []
+    target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line)["pushes"])
+    event = json.loads(lines[target])
+    success = event["pushes"][0]["card"]["outcome"]["success"]
+    assert isinstance(success, bool)
+    event["pushes"][0]["card"]["outcome"]["success"] = int(success)  # 1 == True in Python
+    lines[target] = json.dumps(event)
+    (divergence,) = replay(load_session(lines, REGISTRY), REGISTRY).divergences
+    assert divergence.field == "pushes.0.card.outcome.success"
+    assert (divergence.expected, divergence.got) == (int(success), success)
+
+
+def test_a_rule_whose_result_changes_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recording was made by today's rules; a rule giving another margin must show."""
+    from dataclasses import replace
+
+    lines = _long_session(12)
+    system = REGISTRY.get("o3d10")
+    resolve = system.resolve
+
+    def changed(world: Any, action: Any, dice: Any) -> Any:
+        result = resolve(world, action, dice)
+        cards = tuple(
+            replace(c, outcome=replace(c.outcome, margin=(c.outcome.margin or 0) + 1))
+            if c.outcome is not None
+            else c
+            for c in result.cards
+        )
+        return replace(result, cards=cards)
+
+    monkeypatch.setattr(system, "resolve", changed)
+    report = replay(load_session(lines, REGISTRY), REGISTRY)
+    assert report.events == len(lines) - 1
+    assert len(report.divergences) == report.events
+    assert {d.field for d in report.divergences} == {"pushes.0.card.outcome.margin"}
+
+
+def test_exported_lines_are_compared_as_text_and_other_layouts_as_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bridge.replay as replay_module
+
+    lines = _long_session(12)
+    compared: list[int] = []
+    same_json = replay_module.same_json
+
+    def counting(expected: Any, got: Any) -> bool:
+        compared.append(1)
+        return same_json(expected, got)
+
+    monkeypatch.setattr(replay_module, "same_json", counting)
+    assert replay(load_session(lines, REGISTRY), REGISTRY).divergences == []
+    assert compared == []  # every exported line held its pushes' text
+    spaced = [lines[0]] + [json.dumps(json.loads(line)) for line in lines[1:]]
+    assert replay(load_session(spaced, REGISTRY), REGISTRY).divergences == []
+    assert len(compared) == len(lines) - 1  # another layout: compared as values
+    target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line)["pushes"])
+    event = json.loads(lines[target])
+    event["pushes"][0]["card"]["outcome"]["margin"] += 1
+    edited = list(lines)
+    edited[target] = json.dumps(event, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    (divergence,) = replay(load_session(edited, REGISTRY), REGISTRY).divergences
+    assert divergence.field == "pushes.0.card.outcome.margin"
+
+
+def test_a_second_pushes_key_is_not_taken_for_the_line_s_own() -> None:
+    """JSON keeps the last of two equal keys: a line whose first ``pushes`` is the produced
+    text but whose last one differs diverges."""
+    lines = _long_session(6)
+    target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line)["pushes"])
+    event = json.loads(lines[target])
+    changed = json.loads(json.dumps(event["pushes"]))
+    changed[0]["card"]["outcome"]["margin"] += 1
+    tail = json.dumps(changed, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    edited = list(lines)
+    edited[target] = lines[target][:-1] + ',"pushes":' + tail + "}"
+    assert json.loads(edited[target])["pushes"] == changed
+    (divergence,) = replay(load_session(edited, REGISTRY), REGISTRY).divergences
+    assert divergence.field == "pushes.0.card.outcome.margin"

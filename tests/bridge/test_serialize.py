@@ -26,3 +26,32 @@ def test_world_json_text_is_world_to_json(system_id: str) -> None:
     changed = world.with_actor(replace(first, name="Otro nombre ñ", statuses=frozenset({"prone"})))
     assert json.loads(world_json_text(changed)) == world_to_json(changed)
     assert json.loads(world_json_text(world)) == world_to_json(world)
+
+
+def test_card_parts_remembered_by_identity_are_the_parts_json() -> None:
+    """Cards sharing their dice, outcome or sections (as the rules share finished throws and
+    lines) get the JSON of those very parts; another part of equal value is its own entry."""
+    from bridge.serialize import card_to_json
+    from rules.dice import Die
+    from rules.model import Card, Line, Outcome, Section, t
+
+    dice = (Die(10, (7,), "objetivo", True, 0), Die(10, (10, 3), "objetivo", False, 0))
+    outcome = Outcome("success", t("outcome.success"), True, 2)
+    sections = (Section(None, (Line(t("line.total", total=15)),)),)
+    first = card_to_json(Card("skill", t("card.skill"), "a", dice, outcome, sections))
+    second = card_to_json(Card("skill", t("card.skill"), "b", dice, outcome, sections))
+    assert first["dice"] is second["dice"] and first["sections"] is second["sections"]
+    assert first["dice"] == [
+        {"sides": 10, "faces": [7], "role": "objetivo", "kept": True, "group": 0},
+        {"sides": 10, "faces": [10, 3], "role": "objetivo", "kept": False, "group": 0},
+    ]
+    assert first["outcome"] == {
+        "key": "success",
+        "label": {"key": "outcome.success", "params": {}},
+        "success": True,
+        "margin": 2,
+    }
+    other = (Die(10, (8,), "objetivo", True, 0),)
+    third = card_to_json(Card("skill", t("card.skill"), "a", other, replace(outcome, margin=3)))
+    assert third["dice"][0]["faces"] == [8] and third["outcome"]["margin"] == 3
+    assert third["sections"] == [] and first["speaker"] == "a" and second["speaker"] == "b"

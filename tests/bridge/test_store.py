@@ -143,3 +143,22 @@ async def test_group_commit_writes_concurrent_worlds_together(opener: Opener) ->
     with pytest.raises(SeqConflict):
         await store.append("w0", event(99), STATE)
     await store.close()
+
+
+def test_a_group_with_follow_ups_writes_them_in_item_order(opener: Opener) -> None:
+    """One group: a follow-up used, released, used again and released by later items of
+    one world ends as the last item left it (the grouped write or the per-item one)."""
+    store = store_with(opener, "w", "v")
+    mark = (("0.0", "soak"),)
+    items: list[tuple[str, NewEvent, dict[str, object] | str]] = [
+        ("w", NewEvent(**{**event(1).__dict__, "used_follow_ups": mark}), STATE),
+        ("v", event(1, "v-1"), STATE),
+        ("w", NewEvent(**{**event(2).__dict__, "released_follow_ups": mark}), STATE),
+        ("w", NewEvent(**{**event(3).__dict__, "used_follow_ups": mark}), STATE),
+    ]
+    assert store.append_many(items) == [None] * 4  # type: ignore[arg-type]
+    assert store.used_follow_ups("w", ["0.0"]) == {("0.0", "soak")}
+    assert [e.seq for e in store.events_after("w", 0)] == [1, 2, 3]
+    duplicate = store.append_many([("v", event(2), STATE), ("v", event(3, "v-1"), STATE)])
+    assert duplicate[0] is None and isinstance(duplicate[1], StoreError)
+    assert store.load_world("v").seq == 2  # type: ignore[union-attr]
