@@ -83,6 +83,20 @@ def _acceptance_limits() -> tuple[int, ...]:
 _LIMITS = _acceptance_limits()
 
 
+def _byte_faces() -> tuple[tuple[int, ...], ...]:
+    """For each die of 2 to 256 faces, the face each byte value shows (``b % sides + 1``),
+    or 0 for a byte at or above the acceptance limit (drawn again): the same mapping as
+    :func:`_acceptance_limits` describes, looked up instead of worked out per die."""
+    tables: list[tuple[int, ...]] = [(), ()]
+    for sides in range(2, 257):
+        limit = _LIMITS[sides]
+        tables.append(tuple(b % sides + 1 if b < limit else 0 for b in range(256)))
+    return tuple(tables)
+
+
+_BYTE_FACES = _byte_faces()
+
+
 class EntropyPool:
     """Bytes of the OS CSPRNG, drawn one block at a time and each served exactly once.
 
@@ -119,21 +133,30 @@ class SystemDice:
         self._pool = SHARED_POOL if pool is None else pool
 
     def roll(self, sides: int) -> int:
+        pool = self._pool
+        if 2 <= sides <= 256:  # one byte a try, its face looked up (0: drawn again)
+            faces = _BYTE_FACES[sides]
+            while True:
+                value = next(pool.bytes, -1)
+                if value < 0:
+                    pool.refill()
+                    continue
+                face = faces[value]
+                if face:
+                    return face
         if not 2 <= sides <= MAX_SIDES:
             _check_sides(sides)
         limit = _LIMITS[sides]
-        pool = self._pool
-        while True:
+        while True:  # more than 256 faces: two bytes a try
             value = next(pool.bytes, -1)
             if value < 0:
                 pool.refill()
                 continue
-            if sides > 256:
-                low = next(pool.bytes, -1)
-                if low < 0:
-                    pool.refill()
-                    continue
-                value = value << 8 | low
+            low = next(pool.bytes, -1)
+            if low < 0:
+                pool.refill()
+                continue
+            value = value << 8 | low
             if value < limit:
                 return value % sides + 1
 

@@ -170,8 +170,9 @@ class RuleSystem(ABC):
             _CHECKED_ACTIONS[key] = (self, checked)
             return checked
         checked = hit[1]
-        for index, target in enumerate(checked.targets):
-            world.actor(target, f"targets.{index}")
+        if checked.targets:
+            for index, target in enumerate(checked.targets):
+                world.actor(target, f"targets.{index}")
         return checked
 
     def _check_action(self, world: World, action: Action) -> Action:

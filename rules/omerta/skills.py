@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
+from rules.memo import forget_oldest
 from rules.model import (
     Action,
     Actor,
@@ -34,7 +35,7 @@ from rules.omerta.combat import (
     spend_action,
 )
 from rules.omerta.tables import FREE_MOVE_M
-from rules.params import Param
+from rules.params import CheckedParams, Param
 
 GRADES: Mapping[str, Grade] = {
     "critical": "critical",
@@ -116,7 +117,66 @@ def _don(params: Mapping[str, Any]) -> tuple[Any, ...]:
     return (Modifier("don", don),) if don else ()
 
 
+_PREPARED_SIZE = 1024
+_PREPARED: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+"""Prepared plain rolls (no target, not a combat action): by the actor object, the settings
+object and the checked parameters (immutable; each entry holds them, so their ids are not
+reused), what the roll reads besides the dice: the checks passed, the base, the label, the
+Don's modifier, the automatic ruling, the fumble range and the card's title."""
+
+
 def resolve_roll(world: World, action: Action, dice: DiceSource) -> Resolution:
+    params = action.params
+    if type(params) is CheckedParams and not action.targets and not params.get("combat_action"):
+        actor = world.actors.get(action.actor_id)
+        settings = world.settings
+        hit = _PREPARED.get((id(actor), id(settings), id(params)))
+        if hit is None or hit[0] is not actor or hit[1] is not settings or hit[2] is not params:
+            hit = _prepare_roll(world, action, params)
+        _, _, _, base, label, mods, automatic, fumble_on_base, title = hit
+        check = roll_check(
+            dice,
+            base,
+            sum(m.value for m in mods),
+            role="skill",
+            automatic=automatic,
+            fumble_on_base=fumble_on_base,
+        )
+        card = Card(
+            "roll",
+            title,
+            hit[0].id,
+            check.dice,
+            outcome_of(check),
+            (check_lines(check, label, mods),),
+        )
+        return Resolution(action, (card,), ())
+    return _resolve_roll(world, action, dice)
+
+
+def _prepare_roll(world: World, action: Action, params: CheckedParams) -> tuple[Any, ...]:
+    """The dice-free part of a plain roll, refusing as :func:`_resolve_roll` would."""
+    ctx = context(world, action.actor_id)
+    require_able(ctx)
+    base, label, _ = _what(ctx, params, "skill", "characteristic")
+    entry = (
+        ctx.actor,
+        world.settings,
+        params,
+        base,
+        label,
+        _don(params),
+        str(params.get("automatic", "none")),
+        str(ctx.settings.get("fumble_range", "modified")) == "base",
+        t("card.roll", actor=ctx.actor.name, what=label),
+    )
+    if len(_PREPARED) >= _PREPARED_SIZE:
+        forget_oldest(_PREPARED)
+    _PREPARED[(id(ctx.actor), id(world.settings), id(params))] = entry
+    return entry
+
+
+def _resolve_roll(world: World, action: Action, dice: DiceSource) -> Resolution:
     ctx = context(world, action.actor_id)
     params = action.params
     opponent: Actor | None = None

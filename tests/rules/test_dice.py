@@ -138,3 +138,10 @@ def test_a_forked_child_does_not_serve_its_parents_bytes() -> None:
     os.close(read)
     os.waitpid(child, 0)
     assert answer == b"1"
+
+
+def test_system_dice_show_each_accepted_byte_as_its_remainder_plus_one_in_order() -> None:
+    for sides in range(2, 257):
+        accepted = [b for b in range(256) if b < 256 - 256 % sides]
+        dice = SystemDice(_pool_of(bytes(range(256)), 256))
+        assert [dice.roll(sides) for _ in accepted] == [b % sides + 1 for b in accepted], sides

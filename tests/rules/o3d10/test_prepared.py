@@ -168,3 +168,24 @@ def test_actions_not_from_check_action_and_opposed_rolls_take_the_full_path() ->
     opposed = replace(opposed, targets=("bruno",))
     got = resolve_prepared_check(world, opposed, ScriptedDice([5, 3, 9]))
     assert got.cards[0].actions and got == resolve_check(world, opposed, ScriptedDice([5, 3, 9]))
+
+
+def test_the_caches_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules import params as params_module
+    from rules import system as system_module
+
+    monkeypatch.setattr(prepared_module, "PREPARED_SIZE", 8)
+    monkeypatch.setattr(params_module, "_CHECKED_SIZE", 8)
+    monkeypatch.setattr(system_module, "CHECKED_ACTIONS_SIZE", 8)
+    monkeypatch.setattr(prepared_module, "_PREPARED", {})  # empty, as a fresh process
+    monkeypatch.setattr(params_module, "_CHECKED", {})
+    monkeypatch.setattr(system_module, "_CHECKED_ACTIONS", {})
+    world = _world({}, {}, "aldara")
+    for modifier in range(-30, 30):  # 60 distinct requests
+        action = _checked(
+            world, "skill", "aldara", {"skill": "sigilo", "modifier": modifier}, False
+        )
+        _both(world, action, [5, 3, 9])
+    assert len(prepared_module._PREPARED) <= 8
+    assert len(params_module._CHECKED) <= 8
+    assert len(system_module._CHECKED_ACTIONS) <= 8
