@@ -101,6 +101,7 @@ async def serve(
         cluster=cluster,
         world_limit=world,
         trusted_proxies=trusted_proxies,
+        freeze_gc=True,
     )
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()

@@ -38,7 +38,7 @@ class Flight:
     pushes: list[dict[str, Any]]
     previous: asyncio.Future[None] | None
     emitted: asyncio.Future[None]
-    durable: asyncio.Task[None] | None = None
+    durable: asyncio.Future[None] | None = None
     ok: bool = False
 
 
@@ -65,7 +65,7 @@ class WorldPipe:
         self,
         runtime: WorldRuntime,
         flight: Flight,
-        write: asyncio.Task[None],
+        write: asyncio.Future[None],
     ) -> None:
         """Make ``flight`` the world's newest state and follow its write to disk."""
         flight.durable = write
@@ -74,7 +74,7 @@ class WorldPipe:
         runtime.world = flight.world
         runtime.seq = flight.seq
 
-        def landed(task: asyncio.Task[None]) -> None:
+        def landed(task: asyncio.Future[None]) -> None:
             # Runs before any waiter of the write resumes (the first callback added).
             failed = task.cancelled() or task.exception() is not None
             if not failed:

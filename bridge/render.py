@@ -11,8 +11,9 @@ import re
 import string
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
+from functools import lru_cache
 from html import escape as html_escape
-from typing import Any
+from typing import Any, TypeVar
 
 from bridge.serialize import (
     actor_from_json,
@@ -39,12 +40,18 @@ def _escape(value: str) -> str:
     return html_escape(value, quote=True)
 
 
+@lru_cache(maxsize=1024)
 def _css(value: str) -> str:
     return _CLASS_SAFE.sub("", value.lower())[:40]
 
 
 def _plain(value: str) -> str:
     return value
+
+
+_T = TypeVar("_T")
+_PAIRS_LIMIT = 8192
+"""Texts with parameters remembered per Renderer (by the identity of their JSON form)."""
 
 
 class JsonTexts:
@@ -60,6 +67,7 @@ class JsonTexts:
         self.catalogue = catalogue
         self._templates: dict[tuple[str, str], tuple[str | None, frozenset[str]]] = {}
         self._bare: dict[tuple[str, str, bool], str] = {}
+        self._pairs: dict[tuple[int, str], tuple[Mapping[str, Any], tuple[str, str]]] = {}
 
     def _template(self, key: str, locale: str) -> tuple[str | None, frozenset[str]]:
         found = self._templates.get((key, locale))
@@ -96,6 +104,22 @@ class JsonTexts:
         params: Mapping[str, Any] = raw["params"]
         if not params:
             return self.render(raw, locale, False), self.render(raw, locale, True)
+        # Texts with parameters are remembered by the identity of their JSON form: the
+        # rules share frozen Texts for equal values and ``text_to_json`` gives the same
+        # dict for the same Text, so a text shown before costs one lookup. The entry
+        # holds ``raw``, so its id is not reused while it lives; JSON forms are never
+        # changed once built (bridge/serialize.py).
+        memo = (id(raw), locale)
+        hit = self._pairs.get(memo)
+        if hit is not None and hit[0] is raw:
+            return hit[1]
+        found = self._pair(key, params, locale)
+        if len(self._pairs) >= _PAIRS_LIMIT:
+            self._pairs.clear()  # bounded: start over (texts in use come back at once)
+        self._pairs[memo] = (raw, found)
+        return found
+
+    def _pair(self, key: str, params: Mapping[str, Any], locale: str) -> tuple[str, str]:
         template, fields = self._template(key, locale)
         if template is None:
             return key, _escape(key)
@@ -159,6 +183,9 @@ class Renderer:
         self._texts = JsonTexts(self.catalogue)
         self._asks: dict[tuple[int, str], tuple[Param, dict[str, Any]]] = {}
         self._dice_html: dict[tuple[Any, ...], str] = {}
+        self._parts: dict[tuple[int, str], tuple[Any, Any]] = {}
+        self._dice_values: dict[Any, tuple[list[dict[str, Any]], str, str]] = {}
+        self._section_texts: dict[Any, tuple[Any, Any]] = {}
         self._actor_views: OrderedDict[tuple[str, str, str, str], dict[str, Any]] = OrderedDict()
 
     def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
@@ -204,25 +231,26 @@ class Renderer:
         used: Collection[str] = (),
     ) -> dict[str, Any]:
         """A card's view for one locale: plain texts, and ``html`` built from the same
-        texts escaped (each text is worked out once for both)."""
+        texts escaped (each text is worked out once for both).
+
+        The card's dice, sections and outcome are rendered once per (their JSON object,
+        locale) and shared (see ``_part``): the rules share frozen throws, lines and
+        outcomes between results and ``card_to_json`` gives the same JSON object for the
+        same frozen part, so a roll that shows a throw or lines shown before only puts
+        the remembered pieces together with its own seq and card id."""
         pair = self._texts.pair
         speaker = card["speaker"]
         speaker_name = world.actors[speaker].name if speaker in world.actors else None
-        outcome = card["outcome"]
         title = pair(card["title"], locale)
-        section_pairs = [
-            (
-                pair(s["title"], locale) if s["title"] else None,
-                [self._line_pair(line, locale) for line in s["lines"]],
-            )
-            for s in card["sections"]
-        ]
-        outcome_label = pair(outcome["label"], locale) if outcome is not None else None
+        dice, dice_html, dice_text = self._part(card["dice"], locale, self._dice_by_value)
+        sections, sections_html, sections_text = self._part(
+            card["sections"], locale, self._sections_by_texts
+        )
+        outcome_raw = card["outcome"]
+        outcome, outcome_html = (
+            (None, None) if outcome_raw is None else self._part(outcome_raw, locale, self._outcome)
+        )
         action_labels = [pair(f["label"], locale) for f in card["actions"]]
-        sections = [
-            {"title": t[0] if t else None, "lines": [line[0] for line in lines]}
-            for t, lines in section_pairs
-        ]
         actions = [
             {
                 "id": f["id"],
@@ -235,7 +263,6 @@ class Renderer:
             }
             for f, label in zip(card["actions"], action_labels, strict=True)
         ]
-        dice = [{**d, "total": sum(d["faces"])} for d in card["dice"]]
         view: dict[str, Any] = {
             "seq": seq,
             "card_id": card_id,
@@ -247,28 +274,151 @@ class Renderer:
             "visibility": card["visibility"],
             "locale": locale,
             "title": title[0],
-            "outcome": None
-            if outcome is None or outcome_label is None
-            else {
-                "key": outcome["key"],
-                "label": outcome_label[0],
-                "success": outcome["success"],
-                "margin": outcome["margin"],
-            },
+            "outcome": outcome,
             "dice": dice,
             "sections": sections,
             "actions": actions,
         }
         view["html"] = self._card_html(
             view,
-            locale,
             title[1],
-            [(t[1] if t else None, [line[1] for line in lines]) for t, lines in section_pairs],
-            outcome_label[1] if outcome_label else None,
+            dice_html,
+            sections_html,
+            outcome_html,
             [label[1] for label in action_labels],
         )
-        view["text"] = self._card_text(view)
+        view["text"] = self._card_text(view, dice_text, sections_text)
         return view
+
+    def _part(self, raw: Any, locale: str, render: Callable[[Any, str], _T]) -> _T:
+        """``render(raw, locale)`` remembered by the identity of ``raw`` (a card's dice,
+        sections or outcome JSON, never changed once built); the entry holds ``raw`` so
+        its id is not reused while it lives. Rendered pieces are only ever encoded."""
+        memo = (id(raw), locale)
+        hit = self._parts.get(memo)
+        if hit is not None and hit[0] is raw:
+            found: _T = hit[1]
+            return found
+        made = render(raw, locale)
+        if len(self._parts) >= _PAIRS_LIMIT:
+            self._parts.clear()
+        self._parts[memo] = (raw, made)
+        return made
+
+    def _dice_by_value(
+        self, raw: list[Mapping[str, Any]], locale: str
+    ) -> tuple[list[dict[str, Any]], str, str]:
+        """``_dice`` remembered by the dice's values (and their types): rules that build a
+        new throw each roll (Savage Worlds) still show the same few throws again."""
+        try:
+            key = (
+                tuple(
+                    tuple((k, tuple(v) if type(v) is list else v, type(v)) for k, v in d.items())
+                    for d in raw
+                ),
+                locale,
+            )
+            found = self._dice_values.get(key)
+        except TypeError:  # a value that cannot be a key: rendered as it is
+            return self._dice(raw, locale)
+        if found is None:
+            found = self._dice(raw, locale)
+            if len(self._dice_values) >= _PAIRS_LIMIT:
+                self._dice_values.clear()
+            self._dice_values[key] = found
+        return found
+
+    def _sections_by_texts(
+        self, raw: list[Mapping[str, Any]], locale: str
+    ) -> tuple[list[dict[str, Any]], str, list[str]]:
+        """``_sections`` remembered by the identity of the sections' texts (shared by the
+        rules, see ``JsonTexts.pair``) and their plain values: rules that build new
+        sections each roll from shared lines still render each combination once. The
+        entry holds ``raw``, which holds those texts, so their ids are not reused while
+        it lives."""
+        try:
+            key = (
+                tuple(
+                    (
+                        id(section["title"]),
+                        tuple(
+                            (
+                                id(line["label"]),
+                                id(line["value"])
+                                if isinstance(line["value"], dict)
+                                else (line["value"], type(line["value"])),
+                            )
+                            for line in section["lines"]
+                        ),
+                    )
+                    for section in raw
+                ),
+                locale,
+            )
+            hit = self._section_texts.get(key)
+        except TypeError:
+            return self._sections(raw, locale)
+        if hit is not None:
+            found: tuple[list[dict[str, Any]], str, list[str]] = hit[1]
+            return found
+        made = self._sections(raw, locale)
+        if len(self._section_texts) >= _PAIRS_LIMIT:
+            self._section_texts.clear()
+        self._section_texts[key] = (raw, made)
+        return made
+
+    def _dice(
+        self, raw: list[Mapping[str, Any]], locale: str
+    ) -> tuple[list[dict[str, Any]], str, str]:
+        """The dice views, their HTML and their line of the card's text."""
+        dice = [{**d, "total": sum(d["faces"])} for d in raw]
+        html = "".join(self._die_html(die, locale) for die in dice)
+        text = " ".join(
+            ("+".join(str(f) for f in d["faces"])) + ("" if d["kept"] else "×") for d in dice
+        )
+        return dice, html, text
+
+    def _sections(
+        self, raw: list[Mapping[str, Any]], locale: str
+    ) -> tuple[list[dict[str, Any]], str, list[str]]:
+        """The section views, their HTML and their lines of the card's text."""
+        pair = self._texts.pair
+        section_pairs = [
+            (
+                pair(s["title"], locale) if s["title"] else None,
+                [self._line_pair(line, locale) for line in s["lines"]],
+            )
+            for s in raw
+        ]
+        sections = [
+            {"title": t[0] if t else None, "lines": [line[0] for line in lines]}
+            for t, lines in section_pairs
+        ]
+        parts: list[str] = []
+        for title, lines in section_pairs:
+            parts.append('<section class="vtt-section">')
+            if title is not None:
+                parts.append(f"<h4>{title[1]}</h4>")
+            parts.append("<ul>")
+            parts.extend(f"<li>{line[1]}</li>" for line in lines)
+            parts.append("</ul></section>")
+        text: list[str] = []
+        for title, lines in section_pairs:
+            if title is not None and title[0]:
+                text.append(title[0])
+            text.extend(f"  {line[0]}" for line in lines)
+        return sections, "".join(parts), text
+
+    def _outcome(self, raw: Mapping[str, Any], locale: str) -> tuple[dict[str, Any], str]:
+        """The outcome's view and its label escaped for HTML."""
+        label = self._texts.pair(raw["label"], locale)
+        view = {
+            "key": raw["key"],
+            "label": label[0],
+            "success": raw["success"],
+            "margin": raw["margin"],
+        }
+        return view, label[1]
 
     def _line_pair(self, line: Mapping[str, Any], locale: str) -> tuple[str, str]:
         label, label_html = self._texts.pair(line["label"], locale)
@@ -305,14 +455,14 @@ class Renderer:
     def _card_html(
         self,
         view: Mapping[str, Any],
-        locale: str,
         title: str,
-        sections: list[tuple[str | None, list[str]]],
+        dice: str,
+        sections: str,
         outcome: str | None,
         action_labels: list[str],
     ) -> str:
-        """The card as HTML; ``title``, ``sections``, ``outcome`` and ``action_labels``
-        are the texts already escaped."""
+        """The card as HTML; ``title``, ``outcome`` and ``action_labels`` are the texts
+        already escaped, ``dice`` and ``sections`` their HTML."""
         outcome_key = _css(view["outcome"]["key"]) if view["outcome"] else "none"
         card_id = _escape(view["card_id"])
         parts = [
@@ -325,16 +475,8 @@ class Renderer:
         parts.append(f'<h3 class="vtt-title">{title}</h3>')
         parts.append("</header>")
         if view["dice"]:
-            parts.append('<div class="vtt-dice">')
-            parts.extend(self._die_html(die, locale) for die in view["dice"])
-            parts.append("</div>")
-        for section_title, lines in sections:
-            parts.append('<section class="vtt-section">')
-            if section_title is not None:
-                parts.append(f"<h4>{section_title}</h4>")
-            parts.append("<ul>")
-            parts.extend(f"<li>{line}</li>" for line in lines)
-            parts.append("</ul></section>")
+            parts.append(f'<div class="vtt-dice">{dice}</div>')
+        parts.append(sections)
         if outcome is not None:
             parts.append(f'<div class="vtt-outcome">{outcome}</div>')
         if view["actions"]:
@@ -349,23 +491,15 @@ class Renderer:
         parts.append("</div>")
         return "".join(parts)
 
-    def _card_text(self, view: Mapping[str, Any]) -> str:
+    def _card_text(self, view: Mapping[str, Any], dice: str, sections: list[str]) -> str:
         lines = []
         head = view["title"]
         if view["speaker_name"]:
             head = f"{view['speaker_name']}: {head}"
         lines.append(head)
         if view["dice"]:
-            lines.append(
-                " ".join(
-                    ("+".join(str(f) for f in d["faces"])) + ("" if d["kept"] else "×")
-                    for d in view["dice"]
-                )
-            )
-        for section in view["sections"]:
-            if section["title"]:
-                lines.append(section["title"])
-            lines.extend(f"  {line}" for line in section["lines"])
+            lines.append(dice)
+        lines.extend(sections)
         if view["outcome"]:
             lines.append(f"=> {view['outcome']['label']}")
         lines.extend(f"[{a['label']}]" for a in view["actions"])

@@ -270,9 +270,27 @@ def mapping_text(value: Mapping[str, Any]) -> str:
     return _mapping_text(value)
 
 
+_WORLD_TEXTS: OrderedDict[str, tuple[World, str]] = OrderedDict()
+
+
 def world_json_text(world: World) -> str:
     """``dumps(world_to_json(world))`` (same JSON value), re-encoding only changed actors:
-    the state snapshot written with every event was the store's largest CPU item."""
+    the state snapshot written with every event was the store's largest CPU item.
+
+    The last text of each world id is remembered with its World (frozen; most rolls
+    leave the world as it was, the very same object): the same text object comes back,
+    which also lets the store see at once that the state did not change."""
+    hit = _WORLD_TEXTS.get(world.id)
+    if hit is not None and hit[0] is world:
+        return hit[1]
+    text = _world_json_text(world)
+    _WORLD_TEXTS[world.id] = (world, text)
+    if len(_WORLD_TEXTS) > _ACTOR_TEXTS_SIZE:
+        _WORLD_TEXTS.popitem(last=False)
+    return text
+
+
+def _world_json_text(world: World) -> str:
     actors = ",".join(
         f"{dumps(key)}:{_actor_text(a)}" if key != a.id else _actor_text(a, keyed=True)
         for key, a in world.actors.items()

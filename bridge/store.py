@@ -297,6 +297,15 @@ class SQLiteStore:
             ).fetchone()
         return None if r is None else self._event(r)
 
+    def request_ids(self, world_id: str) -> list[str]:
+        """Every request id the world's log holds (the bridge's in-memory idempotency
+        filter is filled from it when a world is loaded)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT request_id FROM events WHERE world_id = ?", (world_id,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def event_at(self, world_id: str, seq: int) -> EventRow | None:
         with self._lock:
             r = self._db.execute(
@@ -474,6 +483,15 @@ class AsyncStore:
         Returns only once the transaction holding this event is on disk (group commit:
         nothing is acknowledged before it is durable). Raises StoreError as ``append``.
         """
+        await self.submit(world_id, event, state)
+
+    def submit(
+        self, world_id: str, event: NewEvent, state: dict[str, Any] | str
+    ) -> asyncio.Future[None]:
+        """``append`` without a coroutine: queue the event for the next group commit and
+        return the future that completes once its transaction is on disk (or fails with
+        StoreError). The bridge's hot path holds this future instead of a task per event.
+        Must be called on the event loop's thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._pending.append((world_id, event, state, future))
@@ -481,7 +499,7 @@ class AsyncStore:
             # One flusher task at a time, not tied to any request (a cancelled request
             # must not leave others waiting).
             self._flusher = loop.create_task(self._flush())
-        await future
+        return future
 
     async def _flush(self) -> None:
         while self._pending:

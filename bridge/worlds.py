@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,9 +15,19 @@ from bridge.store_api import Store
 from rules.model import Actor, World
 from rules.registry import Registry
 
+_NOW: list[Any] = [-1, ""]
+
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The time as the store records it (UTC, ISO 8601, milliseconds); the text is made
+    once per millisecond (requests under load arrive several to a millisecond)."""
+    ms = time.time_ns() // 1_000_000
+    if ms != _NOW[0]:
+        seconds, millis = divmod(ms, 1000)
+        moment = datetime.fromtimestamp(seconds, UTC).replace(microsecond=millis * 1000)
+        _NOW[0], _NOW[1] = ms, moment.isoformat(timespec="milliseconds")
+    text: str = _NOW[1]
+    return text
 
 
 @dataclass(frozen=True)
@@ -76,6 +87,10 @@ class WorldRuntime:
     seq: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     members: Counter[tuple[str, str]] = field(default_factory=Counter)
+    request_ids: set[int] | None = None
+    """``hash()`` of every request id in the world's log and in flight, when the store
+    can list them (one process on SQLite): a request whose id is not here is new, without
+    a read of the store; one that is (a retry, or a hash collision) is looked up."""
 
     @classmethod
     def from_row(cls, state: dict[str, Any], seq: int) -> WorldRuntime:

@@ -115,6 +115,12 @@ class Scenario:
 
 
 MEMBERS = 5
+IN_MEMORY_ROW = "o3d10 roll x50"
+"""The row also played against the same bridge whose store lives in RAM: what durability costs."""
+RAM_DISK = Path("/dev/shm")
+"""A tmpfs (Linux): a store there is written the same way, and a sync returns at once."""
+SLICES = 2
+"""Windows per target and row (full runs), floor and bridge alternating."""
 O3D10_ROLL = {
     "actor": "aldara",
     "action": "skill",
@@ -182,7 +188,16 @@ def _loaders(
     peak: list[float] | None = None,
     pid: int = 0,
     capture: bool = False,
+    window: Window | None = None,
 ) -> list[dict[str, Any]]:
+    """Run the load generators and return their result lines.
+
+    With ``window`` (the measured rows), every generator connects first; then
+    ``window.start()`` is called and all of them start their timed loop at once; once
+    every result is in, ``window.end()`` is called before any of them disconnects. The
+    servers' CPU is thus taken over the measured window alone, for bridge and floor alike
+    (before, it included every connection's welcome and disconnect, and one generator's
+    window could overlap the other's connection storm)."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("the network benchmark needs Node.js (make setup installs js-shim)")
@@ -204,11 +219,13 @@ def _loaders(
             "script": script,
             "offset": offset,
             "capture": capture,
+            "barrier": window is not None,
         }
         offset += count
         children.append(
             subprocess.Popen(
                 [node, str(LOADER), json.dumps(options)],
+                stdin=subprocess.PIPE if window is not None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 text=True,
                 cwd=ROOT / "js-shim",
@@ -216,6 +233,8 @@ def _loaders(
             )
         )
     try:
+        if window is not None:
+            return _windowed(children, window)
         if peak is not None:
             while any(child.poll() is None for child in children):
                 peak.append(_rss_mb(pid))
@@ -234,12 +253,75 @@ def _loaders(
     return results
 
 
+class Window:
+    """What to do when the measured window of a row starts and ends (see ``_loaders``)."""
+
+    def start(self) -> None:
+        """Called once every load generator is connected, just before they start."""
+
+    def end(self) -> None:
+        """Called once every load generator reported, before any disconnects."""
+
+
+class CpuWindow(Window):
+    """A server's CPU seconds over the measured window."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.before = 0.0
+        self.cpu = 0.0
+
+    def start(self) -> None:
+        self.before = _cpu_seconds(self.pid)
+
+    def end(self) -> None:
+        self.cpu = _cpu_seconds(self.pid) - self.before
+
+
+def _line(child: subprocess.Popen[str]) -> dict[str, Any]:
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if not line:
+        raise RuntimeError(f"load generator ended early ({child.wait(timeout=10)})")
+    found: dict[str, Any] = json.loads(line)
+    return found
+
+
+def _windowed(children: list[subprocess.Popen[str]], window: Window) -> list[dict[str, Any]]:
+    for child in children:
+        _line(child)  # {"ready": true}: connected
+    window.start()
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
+    results = [_line(child) for child in children]
+    window.end()
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.close()
+    for child in children:
+        if child.wait(timeout=60) != 0:
+            raise RuntimeError(f"load generator failed ({child.returncode})")
+    return results
+
+
 def _merge(
-    scenario: str, target: str, server: Server, results: list[dict[str, Any]], cpu: float
+    scenario: str,
+    target: str,
+    server: Server,
+    results: list[dict[str, Any]],
+    cpu: float,
+    slices: list[list[dict[str, Any]]] | None = None,
 ) -> NetResult:
+    """One row from the load generators' results (of one window, or of several
+    ``slices`` of the same row, whose windows add up)."""
+    if slices is not None:
+        results = [r for part in slices for r in part]
+    parts = slices if slices is not None else [results]
     operations = sum(r["operations"] for r in results)
     requests = sum(r["requests"] for r in results)
-    elapsed = max(r["elapsed"] for r in results) or 1e-9
+    elapsed = sum(max(r["elapsed"] for r in part) for part in parts) or 1e-9
     latencies = sorted(x for r in results for x in (r.get("latencies_ms") or []))
     if latencies:
         p50 = latencies[len(latencies) // 2]
@@ -251,7 +333,7 @@ def _merge(
     return NetResult(
         scenario,
         target,
-        sum(r["connections"] for r in results),
+        max(sum(r["connections"] for r in part) for part in parts),
         operations,
         requests,
         sum(r["errors"] for r in results),
@@ -308,23 +390,21 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
             plan.get(scenario.system, 0), _world_count(scenario.connections)
         )
     results: list[NetResult] = []
-    with tempfile.TemporaryDirectory() as folder:
+    in_memory = any(s.name == IN_MEMORY_ROW for s in chosen) and RAM_DISK.is_dir()
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        tempfile.TemporaryDirectory(dir=RAM_DISK if in_memory else None) as ram_folder,
+    ):
         data = Path(folder)
         tokens = _setup_worlds(data, plan)
-        bridge = Server(
-            [
-                sys.executable,
-                "-m",
-                "bridge",
-                "serve",
-                "--port",
-                "0",
-                "--data",
-                str(data),
-                "--rate-limit",
-                "0",
-            ]
-        )
+        ram_bridge: Server | None = None
+        if in_memory:
+            # The same worlds, copied before any server opens them, for the same bridge
+            # with its store on a RAM disk (written the same way; its syncs cost nothing).
+            ram_data = Path(ram_folder) / "data"
+            shutil.copytree(data, ram_data)
+            ram_bridge = Server(_bridge_command(ram_data))
+        bridge = Server(_bridge_command(data))
         floor: Server | None = None
         try:
             captured: dict[str, dict[str, Any]] = {}
@@ -340,6 +420,11 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                         f"{scenario.name}: the bridge refused {recorded['first_error']}"
                     )
                 captured[scenario.key] = recorded["captured"]
+            if ram_bridge is not None:  # warmed as the bridge just was, by one operation
+                ram_script = next(s.script for s in chosen if s.name == IN_MEMORY_ROW)
+                _loaders(
+                    ram_bridge.url, tokens["o3d10"][:1], 1, 0, False, ram_script, 1, capture=True
+                )
             captured_file = data / "captured.json"
             captured_file.write_text(json.dumps(captured), "utf-8")
             floor = Server(
@@ -360,20 +445,34 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                     "floor": (floor, [f"{scenario.key}|room-{i}" for i in range(count)]),
                     "bridge": (bridge, world_tokens),
                 }
+                if ram_bridge is not None and scenario.name == IN_MEMORY_ROW:
+                    targets["in-memory"] = (ram_bridge, world_tokens)
                 processes = 1 if scenario.connections == 1 else 2
-                for name, (server, server_tokens) in targets.items():
-                    before = _cpu_seconds(server.pid)
-                    loads = _loaders(
-                        server.url,
-                        server_tokens,
-                        scenario.connections,
-                        seconds,
-                        False,
-                        scenario.script,
-                        processes,
-                    )
-                    cpu = _cpu_seconds(server.pid) - before
-                    results.append(_merge(scenario.name, name, server, loads, cpu))
+                # The row's time in slices, floor and bridge alternating (floor, bridge,
+                # bridge, floor): other work on a shared machine comes and goes, and one
+                # window each, floor first, let that drift favour one side.
+                slices: dict[str, list[list[dict[str, Any]]]] = {name: [] for name in targets}
+                cpu = dict.fromkeys(targets, 0.0)
+                for turn in range(SLICES if not quick else 1):
+                    order = list(targets) if turn % 2 == 0 else list(reversed(targets))
+                    for name in order:
+                        server, server_tokens = targets[name]
+                        window = CpuWindow(server.pid)
+                        slices[name].append(
+                            _loaders(
+                                server.url,
+                                server_tokens,
+                                scenario.connections,
+                                seconds / (SLICES if not quick else 1),
+                                False,
+                                scenario.script,
+                                processes,
+                                window=window,
+                            )
+                        )
+                        cpu[name] += window.cpu
+                for name, (server, _tokens) in targets.items():
+                    results.append(_merge(scenario.name, name, server, [], cpu[name], slices[name]))
             idle_script = {"event": "roll", "payload": O3D10_ROLL}
             idle_tokens = tokens.get("o3d10", [])
             for count in idle_levels:
@@ -416,6 +515,23 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                     )
         finally:
             bridge.stop()
+            if ram_bridge is not None:
+                ram_bridge.stop()
             if floor is not None:
                 floor.stop()
     return results
+
+
+def _bridge_command(data: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "bridge",
+        "serve",
+        "--port",
+        "0",
+        "--data",
+        str(data),
+        "--rate-limit",
+        "0",
+    ]

@@ -47,13 +47,13 @@ def _ratios(network: list[net.NetResult]) -> dict[str, dict[str, float]]:
 def _print_network(network: list[net.NetResult], ratios: dict[str, dict[str, float]]) -> None:
     print("\nNetwork (load from separate Node processes; ratio = bridge / floor):")
     print(
-        f"  {'scenario':22} {'target':7} {'conns':>6} {'ops/s':>7} {'req/s':>7} {'p50 ms':>8}"
+        f"  {'scenario':22} {'target':9} {'conns':>6} {'ops/s':>7} {'req/s':>7} {'p50 ms':>8}"
         f" {'p99 ms':>8} {'cpu us/req':>10} {'rss MB':>8} {'loader':>6} {'errors':>6}"
     )
     for r in network:
         memory = f"{r.rss_mb:8.1f}" if not r.scenario.startswith("idle") else f"{r.rss_mb:6.1f}kB"
         print(
-            f"  {r.scenario:22} {r.target:7} {r.connections:6d} {r.throughput:7.0f}"
+            f"  {r.scenario:22} {r.target:9} {r.connections:6d} {r.throughput:7.0f}"
             f" {r.requests_per_second:7.0f}"
             f" {r.p50_ms:8.2f} {r.p99_ms:8.2f} {r.cpu_us_per_request:10.0f} {memory}"
             f" {r.loader_cpu_share:6.2f} {r.errors + r.connect_errors:6d}"
@@ -69,7 +69,6 @@ def _print_network(network: list[net.NetResult], ratios: dict[str, dict[str, flo
 def _targets(
     rules: dict[str, Rate],
     replay: Rate,
-    store: dict[str, Rate],
     network: list[net.NetResult],
     ratios: dict[str, dict[str, float]],
 ) -> list[dict[str, Any]]:
@@ -102,13 +101,19 @@ def _targets(
                 "replay >= 20k events/s", replay.per_second >= 20_000, f"{replay.per_second:.0f}/s"
             )
         )
-    durable = [r for k, r in store.items() if k.startswith("store durable") and "at once" in k]
-    memory = [r for k, r in store.items() if k.startswith("store in memory") and "at once" in k]
-    if durable and memory:
-        share = durable[0].per_second / memory[0].per_second
+    # What durability costs the bridge: the same bridge, the same row, its store on disk
+    # against its store in RAM (docs/performance.md, "Durability, measured end to end").
+    # The store-alone rows stay printed for diagnosis; they are not this target.
+    by_key = {(r.scenario, r.target): r for r in network}
+    on_disk = by_key.get((net.IN_MEMORY_ROW, "bridge"))
+    in_ram = by_key.get((net.IN_MEMORY_ROW, "in-memory"))
+    if on_disk is not None and in_ram is not None and in_ram.requests_per_second:
+        share = on_disk.requests_per_second / in_ram.requests_per_second
         checks.append(
             _check(
-                "durable store >= 0.8x in-memory (worlds at once)", share >= 0.8, f"{share:.2f}x"
+                f"durable bridge >= 0.8x in-memory ({net.IN_MEMORY_ROW})",
+                share >= 0.8,
+                f"{share:.2f}x",
             )
         )
     for scenario, ratio in ratios.items():
@@ -185,7 +190,7 @@ def run(quick: bool, json_path: Path | None, only: str | None = None) -> int:
     for rate in [replay, *store.values()]:
         print(f"  {rate.name:40} {rate.per_second:12.0f}")
     _print_network(network, ratios)
-    checks = _targets(rules, replay, store, network, ratios)
+    checks = _targets(rules, replay, network, ratios)
     # Two processes on one Redis and PostgreSQL (another issue's figures).
     clustered = cluster.report(quick) if in_process else {"skipped": "--only"}
     print(f"\n{TARGETS}:")

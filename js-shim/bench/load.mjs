@@ -15,7 +15,38 @@ import parser from 'socket.io-msgpack-parser';
 import { randomUUID } from 'node:crypto';
 
 const options = JSON.parse(process.argv[2]);
-const { url, tokens, connections, seconds, idle, script, capture = false, offset = 0 } = options;
+const { url, tokens, connections, seconds, idle, script, capture = false, offset = 0, barrier = false } = options;
+
+// With `barrier`, the orchestrator starts every load generator's window at once: each one
+// connects, says {"ready": true} and waits for a line on stdin; after its result line it
+// keeps its connections until stdin closes. So the servers' CPU is sampled over the
+// measured window only (no welcomes, no disconnects), and no loader's window overlaps
+// another's connection storm.
+const stdinLines = [];
+let stdinWaiter = null;
+let stdinClosed = false;
+if (barrier) {
+  let buffered = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buffered += chunk;
+    let at;
+    while ((at = buffered.indexOf('\n')) >= 0) {
+      stdinLines.push(buffered.slice(0, at));
+      buffered = buffered.slice(at + 1);
+      if (stdinWaiter) { stdinWaiter(); stdinWaiter = null; }
+    }
+  });
+  process.stdin.on('end', () => { stdinClosed = true; if (stdinWaiter) { stdinWaiter(); stdinWaiter = null; } });
+}
+function nextStdin() {
+  if (stdinLines.length || stdinClosed) return Promise.resolve(stdinLines.shift());
+  return new Promise((resolve) => { stdinWaiter = () => resolve(stdinLines.shift()); });
+}
+function stdinEnd() {
+  if (stdinClosed) return Promise.resolve();
+  return new Promise((resolve) => { process.stdin.on('end', resolve); process.stdin.resume(); });
+}
 
 function connect(index) {
   const token = tokens[index % tokens.length];
@@ -96,6 +127,10 @@ async function operation(socket) {
   }
 }
 
+if (barrier) {
+  process.stdout.write(`${JSON.stringify({ ready: true, connections: sockets.length })}\n`);
+  await nextStdin();
+}
 const cpuStart = process.cpuUsage();
 const started = performance.now();
 const latencies = [];
@@ -150,6 +185,13 @@ const line = JSON.stringify({
   cpu_seconds: (cpu.user + cpu.system) / 1e6,
   captured: capture ? captured : undefined,
 });
-for (const socket of sockets) socket.disconnect();
-// Exit only once the whole line is written: a pipe takes 64 kB at a time.
-process.stdout.write(`${line}\n`, () => process.exit(0));
+if (barrier) {
+  await new Promise((resolve) => process.stdout.write(`${line}\n`, resolve));
+  await stdinEnd();
+  for (const socket of sockets) socket.disconnect();
+  process.exit(0);
+} else {
+  for (const socket of sockets) socket.disconnect();
+  // Exit only once the whole line is written: a pipe takes 64 kB at a time.
+  process.stdout.write(`${line}\n`, () => process.exit(0));
+}

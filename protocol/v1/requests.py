@@ -29,6 +29,18 @@ Params = Annotated[
 ]
 
 
+def _empty_list() -> Any:
+    """An empty list default made by a factory: pydantic deep-copies a mutable default
+    for every request that leaves the field out (~3 us each); the schema still says
+    ``"default": []``."""
+    return Field(default_factory=list, json_schema_extra={"default": []})
+
+
+def _empty_dict() -> Any:
+    """An empty object default made by a factory (see ``_empty_list``)."""
+    return Field(default_factory=dict, json_schema_extra={"default": {}})
+
+
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -54,8 +66,8 @@ class ActionRequest(Model):
     id: RequestId
     actor: ActorId | None = None
     action: Slug
-    params: Params = {}
-    targets: Annotated[list[ActorId], Field(max_length=20)] = []
+    params: Params = _empty_dict()
+    targets: Annotated[list[ActorId], Field(max_length=20)] = _empty_list()
     whisper: Annotated[list[UserId], Field(min_length=1, max_length=20)] | None = None
     """Whisper the cards: ``["gm"]`` to the GM only (anyone may), or to these users (GM)."""
 
@@ -66,7 +78,7 @@ class CardActionRequest(Model):
     id: RequestId
     card: CardId
     action: FollowUpId
-    params: Params = {}
+    params: Params = _empty_dict()
 
 
 class StatusSetRequest(Model):
@@ -74,8 +86,8 @@ class StatusSetRequest(Model):
 
     id: RequestId
     actor: ActorId
-    add: Annotated[list[StatusId], Field(max_length=20)] = []
-    remove: Annotated[list[StatusId], Field(max_length=20)] = []
+    add: Annotated[list[StatusId], Field(max_length=20)] = _empty_list()
+    remove: Annotated[list[StatusId], Field(max_length=20)] = _empty_list()
 
 
 class ActorData(Model):
@@ -138,8 +150,8 @@ class CombatStartRequest(Model):
     actors: Annotated[list[ActorId], Field(min_length=1, max_length=100)]
     groups: Annotated[
         dict[ActorId, Annotated[str, StringConstraints(max_length=40)]], Field(max_length=100)
-    ] = {}
-    hidden: Annotated[list[ActorId], Field(max_length=100)] = []
+    ] = _empty_dict()
+    hidden: Annotated[list[ActorId], Field(max_length=100)] = _empty_list()
 
 
 class CombatRequest(Model):
@@ -155,8 +167,8 @@ class CombatActorsRequest(Model):
     actors: Annotated[list[ActorId], Field(min_length=1, max_length=100)]
     groups: Annotated[
         dict[ActorId, Annotated[str, StringConstraints(max_length=40)]], Field(max_length=100)
-    ] = {}
-    hidden: Annotated[list[ActorId], Field(max_length=100)] = []
+    ] = _empty_dict()
+    hidden: Annotated[list[ActorId], Field(max_length=100)] = _empty_list()
 
 
 class CombatActorRequest(Model):
@@ -171,7 +183,7 @@ class CombatDeclareRequest(Model):
 
     id: RequestId
     actor: ActorId
-    params: Params = {}
+    params: Params = _empty_dict()
 
 
 COMBAT_EVENTS: dict[str, type[Model]] = {

@@ -99,3 +99,39 @@ async def test_a_retry_sent_while_the_request_is_in_flight_applies_once(env: obj
     assert acks[0]["cards"] == acks[1]["cards"]
     other = await first.call("roll", {**payload, "params": {"attribute": "agilidad"}})
     assert other["error"]["code"] == "id_reused"
+
+
+async def test_request_ids_known_in_memory_answer_retries_across_a_restart(env: object) -> None:
+    """The in-memory id filter (WorldRuntime.request_ids) is filled from the log when the
+    world loads: a retry after a restart is a duplicate, a new id reads nothing, and an
+    id that only collides in the filter is still looked up and applied as new."""
+    from bridge.server import BRIDGE_KEY
+
+    assert isinstance(env, Env)
+    gm = await env.join()
+    payload = {"id": rid(), **ROLL}
+    first = await gm.call("roll", payload)
+    assert first["ok"] and not first["duplicate"]
+    await env.restart()
+    gm = await env.join()
+    bridge = env.app[BRIDGE_KEY]
+    runtime = bridge.worlds[env.world.world_id]
+    assert runtime.request_ids == {hash(payload["id"])}
+    lookups: list[str] = []
+    original = env.store.find_request_now
+
+    def counting(world_id: str, request_id: str) -> Any:
+        lookups.append(request_id)
+        return original(world_id, request_id)
+
+    env.store.find_request_now = counting  # type: ignore[method-assign]
+    again = await gm.call("roll", payload)
+    assert again["duplicate"] and again["seq"] == first["seq"]
+    fresh = await gm.call("roll", {"id": rid(), **ROLL})
+    assert fresh["ok"] and not fresh["duplicate"] and fresh["seq"] == first["seq"] + 1
+    colliding = rid()
+    runtime.request_ids.add(hash(colliding))  # as if another id had the same hash
+    collided = await gm.call("roll", {"id": colliding, **ROLL})
+    assert collided["ok"] and not collided["duplicate"] and collided["seq"] == fresh["seq"] + 1
+    assert lookups == [payload["id"], colliding]
+    env.store.find_request_now = original  # type: ignore[method-assign]

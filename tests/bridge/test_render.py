@@ -73,3 +73,91 @@ def test_parameters_are_escaped_in_html_only() -> None:
     assert texts.render(raw, "es", True) == (
         "Hola &lt;b&gt;&quot;Ana&quot; &amp; &#x27;Bob&#x27;&lt;/b&gt;"
     )
+
+
+def test_a_remembered_text_pair_is_the_fresh_rendering_and_the_memo_is_bounded() -> None:
+    import bridge.render as render
+
+    texts = JsonTexts({"es": {"k": "Hola {name}", "n": "{a} y {b}"}})
+    raw = {"key": "k", "params": {"name": "<b>Ana</b>"}}
+    fresh = (texts.render(raw, "es", False), texts.render(raw, "es", True))
+    assert texts.pair(raw, "es") == fresh == texts.pair(raw, "es")
+    assert texts.pair(raw, "es") is texts.pair(raw, "es")  # the second is a lookup
+    other = {"key": "k", "params": {"name": "Bea"}}  # another object: rendered for itself
+    assert texts.pair(other, "es") == ("Hola Bea", "Hola Bea")
+    nested = {"key": "n", "params": {"a": {"text": raw}, "b": 3}}
+    assert texts.pair(nested, "es") == ("Hola <b>Ana</b> y 3", f"{fresh[1]} y 3")
+    for i in range(render._PAIRS_LIMIT + 10):
+        texts.pair({"key": "k", "params": {"name": str(i)}}, "es")
+    assert len(texts._pairs) <= render._PAIRS_LIMIT
+
+
+def test_a_cards_remembered_parts_render_as_a_fresh_renderer_does() -> None:
+    """Dice, sections and outcome are rendered once per JSON object and locale: a second
+    card sharing them (another seq and id) equals what a renderer without memos gives."""
+    from bridge.render import Renderer
+    from bridge.serialize import card_to_json
+    from rules.dice import ScriptedDice
+    from rules.model import Action, World
+
+    registry = default_registry()
+    system = registry.get("o3d10")
+    world = World("w", "w", "o3d10", {"locale": "es"})
+    for actor in system.sample_actors():
+        world = world.with_actor(actor)
+    action = Action("skill", "aldara", {"skill": "sigilo", "level": "normal"}, ())
+    checked = system.check_action(world, action)
+    cards = [
+        card_to_json(system.resolve(world, checked, ScriptedDice([4, 9, 2])).cards[0])
+        for _ in range(2)
+    ]
+    assert cards[0]["sections"] is cards[1]["sections"]  # the rules shared the parts
+    remembered = Renderer(system)
+    views = []
+    for locale in ("es", "en"):
+        for seq, card in enumerate(cards, start=1):
+            got = remembered.card(card, seq=seq, card_id=f"{seq}.0", world=world, locale=locale)
+            fresh = Renderer(system).card(
+                card, seq=seq, card_id=f"{seq}.0", world=world, locale=locale
+            )
+            assert got == fresh
+            assert f'data-card="{seq}.0" data-seq="{seq}"' in got["html"]
+            views.append(got)
+    assert views[0]["sections"] is views[1]["sections"]  # the second was a lookup
+    assert views[0]["sections"] is not views[2]["sections"]  # another locale
+
+
+def test_equal_dice_and_sections_built_anew_render_once_and_as_a_fresh_renderer() -> None:
+    """Rules that build a new throw and new sections each roll from shared texts (Savage
+    Worlds): equal dice values, or sections of the very same texts, render once."""
+    from bridge.render import Renderer
+    from rules.model import World
+
+    system = default_registry().get("savage_worlds")
+    world = World("w", "w", "savage_worlds", {"locale": "es"})
+    label = {"key": "raw", "params": {"text": "<Disparar>"}}
+
+    def card() -> dict[str, Any]:
+        return {
+            "kind": "trait",
+            "title": {"key": "raw", "params": {"text": "T"}},
+            "speaker": "x",
+            "target": None,
+            "visibility": "public",
+            "dice": [{"sides": 8, "faces": [8, 3], "role": "trait", "kept": True, "group": 0}],
+            "outcome": None,
+            "sections": [{"title": None, "lines": [{"label": label, "value": 4}]}],
+            "actions": [],
+        }
+
+    remembered = Renderer(system)
+    first = remembered.card(card(), seq=1, card_id="1.0", world=world, locale="es")
+    second = remembered.card(card(), seq=2, card_id="2.0", world=world, locale="es")
+    assert second == Renderer(system).card(card(), seq=2, card_id="2.0", world=world, locale="es")
+    assert first["dice"] is second["dice"] and first["sections"] is second["sections"]
+    assert "&lt;Disparar&gt;: 4" in second["html"] and "<Disparar>: 4" in second["text"]
+    other = card()
+    other["dice"][0]["kept"] = 1  # an equal value of another type is another key
+    third = remembered.card(other, seq=3, card_id="3.0", world=world, locale="es")
+    assert third["dice"] is not first["dice"] and third["dice"][0]["kept"] == 1
+    assert third["dice"][0]["kept"] is not True

@@ -1,0 +1,110 @@
+"""CPU per request of ``Bridge.handle`` in process: the bridge's own work, no sockets.
+
+``python -m bridge.bench.handle_cpu [--system o3d10|savage_worlds] [--rounds N]
+[--per N]`` builds ten worlds of five members (every member a GM connection in the
+world's room, as in the network bench's ``roll x50`` rows) on the real durable SQLite
+store, then runs the fifty members' rolls concurrently in ``--rounds`` slices of
+``--per`` rolls each and prints the process CPU (every thread: the loop and the store's)
+per request, the median and the best slice. The rooms have no sockets, so python-socketio
+encodes each push once per room and sends nothing: what is left is the bridge's own work
+(parsing, idempotency, rules, undo diff, card JSON, rendering, store hand-off and the
+store thread), which is what separates it from the floor.
+
+To compare two versions of the code in the same run, run it from each checkout in turn
+(``cd OLD && python -m bridge.bench.handle_cpu``, then the new one) and alternate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from bridge.bench.net import O3D10_ROLL, SW_ROLL
+from bridge.engine import Session
+from bridge.server import Bridge, Connection
+from bridge.store import AsyncStore, SQLiteStore
+from bridge.worlds import create_world
+from rules.registry import default_registry
+
+ROLLS = {"o3d10": O3D10_ROLL, "savage_worlds": SW_ROLL}
+
+
+async def measure(
+    system_id: str, rounds: int, per: int, worlds: int = 10
+) -> tuple[list[float], list[float]]:
+    """Microseconds of CPU per request, one figure per slice: the whole process, and
+    the event loop's thread alone (the rest is the store's thread)."""
+    loop_cpu: list[float] = []
+    registry = default_registry()
+    with tempfile.TemporaryDirectory() as folder:
+        sync = SQLiteStore(Path(folder) / "bridge.sqlite3")
+        actors = registry.get(system_id).sample_actors()
+        ids = [
+            create_world(sync, registry, f"cpu {i}", system_id, actors=actors).world_id
+            for i in range(worlds)
+        ]
+        store = AsyncStore(sync)
+        bridge = Bridge(store, registry)
+        connections: list[Connection] = []
+        for world_id in ids:
+            runtime = await bridge.runtime(world_id)
+            for index in range(5):
+                conn = Connection(world_id, Session(f"u{index}", "gm", "es"), None)
+                conn.welcomed.set()
+                connections.append(conn)
+                runtime.members[("gm", "es")] += 1
+        roll = ROLLS[system_id]
+
+        async def rolls(conn: Connection, count: int) -> None:
+            for _ in range(count):
+                payload: dict[str, Any] = json.loads(json.dumps(roll))  # fresh, as parsed
+                payload["id"] = str(uuid.uuid4())
+                ack = await bridge.handle(conn, "roll", (payload,), "es")
+                if not ack.get("ok"):
+                    raise RuntimeError(f"refused: {ack}")
+
+        async def slice_(count: int) -> float:
+            start, loop_start = time.process_time(), time.thread_time()
+            await asyncio.gather(*(rolls(c, count) for c in connections))
+            requests = count * len(connections)
+            loop_cpu.append((time.thread_time() - loop_start) / requests * 1e6)
+            return (time.process_time() - start) / requests * 1e6
+
+        await slice_(max(1, per // 4))  # warm-up: worlds loaded, caches filled
+        loop_cpu.clear()
+        figures = [await slice_(per) for _ in range(rounds)]
+        await store.close()
+    return figures, loop_cpu
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--system", default="o3d10", choices=sorted(ROLLS))
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--per", type=int, default=20, help="rolls per member per slice")
+    args = parser.parse_args(argv)
+    figures, loop_cpu = asyncio.run(measure(args.system, args.rounds, args.per))
+    print(
+        json.dumps(
+            {
+                "system": args.system,
+                "median_us": round(statistics.median(figures), 1),
+                "best_us": round(min(figures), 1),
+                "loop_thread_median_us": round(statistics.median(loop_cpu), 1),
+                "slices": [round(f, 1) for f in figures],
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
