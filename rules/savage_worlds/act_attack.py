@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from rules.dice import DiceSource
 from rules.model import (
@@ -26,7 +26,7 @@ from rules.savage_worlds.attacks import (
     strength_shortfall,
 )
 from rules.savage_worlds.cards import refuse
-from rules.savage_worlds.shared import remember, roll_ace, roll_aces, set_aside
+from rules.savage_worlds.shared import SHEET_TABLE_SIZE, remember, roll_ace, roll_aces, set_aside
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import (
     COMBAT,
@@ -128,7 +128,7 @@ def _weapon_plan(sheet: Sheet, weapon_id: str, unskilled: Any) -> WeaponPlan:
                 t("line.weapon", weapon=weapon.name, skill=trait.label, die=trait.die)
             )
     pairs = tuple((m.key, m.value) for m in trait.modifiers) if trait is not None else ()
-    return remember(_PLANS, key, (sheet, weapon, trait, pairs, weapon_line))
+    return remember(_PLANS, key, (sheet, weapon, trait, pairs, weapon_line), SHEET_TABLE_SIZE)
 
 
 _SITUATIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[tuple[str, int], ...]]] = {}
@@ -259,6 +259,7 @@ def resolve_attack(
             _SITUATIONS,
             situation,
             (sheet, tuple(_attack_pairs(weapon, params, rof, bipod_set, moved_before, sheet))),
+            SHEET_TABLE_SIZE,
         )
     pairs += found[1]
     mod_lines, modifier = _mod_lines(tuple(pairs))
@@ -320,7 +321,7 @@ def resolve_attack(
     if params["moved"]:
         draft.put(actor_id, moved=True, bipod=[])
 
-    lines: list[Line] = [cast(Line, weapon_line), *mod_lines]  # set whenever trait is
+    lines: list[Line] = [weapon_line, *mod_lines]  # type: ignore[list-item]  # set with trait
     hits: list[int] = []  # indexes of the dice that hit
     for i in range(count):
         total = totals[i] + modifier

@@ -30,8 +30,15 @@ from rules.model import (
 from rules.rolls import parse_expression
 from rules.savage_worlds.cards import refuse
 from rules.savage_worlds.health import apply_hit, compare, effective_toughness
-from rules.savage_worlds.shared import line, remember, roll_ace, roll_aces, sheet_weapon
-from rules.savage_worlds.sheet import parse_sheet
+from rules.savage_worlds.shared import (
+    SHEET_TABLE_SIZE,
+    line,
+    remember,
+    roll_ace,
+    roll_aces,
+    sheet_weapon,
+)
+from rules.savage_worlds.sheet import Sheet, parse_sheet
 from rules.savage_worlds.state import OUT, Draft, benny_source
 from rules.savage_worlds.tables import (
     BLIND_STEALTH_PENALTY,
@@ -46,10 +53,6 @@ from rules.savage_worlds.traits import (
     trait_die,
     trait_lines,
 )
-
-
-def _standing(draft: Draft, actor_id: str) -> bool:
-    return actor_id in draft.world.actors and not draft.is_out(actor_id)
 
 
 def pending_of(draft: Draft, key: str, value: str) -> str | None:
@@ -110,7 +113,8 @@ def resolve_damage(
     if target is not None and pending and pending_of(draft, "target", target) is not None:
         raise refuse("hit_pending", "params.hit")
     _store_attack(draft, attack_id, attack)
-    if target is None or not _standing(draft, target):
+    victim = None if target is None else actors.get(target)
+    if victim is None or not OUT.isdisjoint(victim.statuses):  # no draft status change yet
         lines.append(Line(t("line.no_target_left")))
         return _card(
             action,
@@ -122,7 +126,7 @@ def resolve_damage(
             Outcome("wasted", t("outcome.wasted"), False),
             (),
         )
-    victim = actors[target]
+    assert target is not None
     threshold = int(attack["thresholds"].get(target, attack["thresholds"][attack["queue"][0]]))
     total = int(hit["total"])
     if total < threshold:
@@ -175,15 +179,36 @@ def resolve_damage(
         lines.append(_bonus_line(bonus))
     damage = sum([sum(die.faces) for die in thrown]) + bonus
     rolled += thrown
-    toughness = effective_toughness(parse_sheet(victim.sheet), weapon.ap)
+    toughness = _toughness(parse_sheet(victim.sheet), weapon.ap)
     result = compare(damage, toughness, "stunned" in victim.statuses)
-    lines.append(line("line.damage_vs", damage=damage, target=victim.name, toughness=toughness))
+    found = _VERSUS.get((damage, victim.name, toughness))
+    if found is None:
+        found = remember(
+            _VERSUS,
+            (damage, victim.name, toughness),
+            Line(t("line.damage_vs", damage=damage, target=victim.name, toughness=toughness)),
+        )
+    lines.append(found)
     return settle(
         action, draft, attacker.name, target, result, lines, rolled, dice, settings, attack_id
     )
 
 
 _RAISE_DAMAGE = Line(t("line.raise_damage"))
+_VERSUS: dict[tuple[int, str, int], Line] = {}
+_TOUGHNESS: dict[tuple[int, int], tuple[Sheet, int]] = {}
+
+
+def _toughness(sheet: Sheet, ap: int) -> int:
+    """``health.effective_toughness``, once per parsed sheet (held) and Armour Piercing."""
+    found = _TOUGHNESS.get((id(sheet), ap))
+    if found is None or found[0] is not sheet:
+        found = remember(
+            _TOUGHNESS, (id(sheet), ap), (sheet, effective_toughness(sheet, ap)), SHEET_TABLE_SIZE
+        )
+    return found[1]
+
+
 _BONUS: dict[int, Line] = {}
 
 

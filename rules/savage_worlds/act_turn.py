@@ -9,7 +9,7 @@ from rules.dice import DiceSource, Die
 from rules.model import Action, Card, Line, Outcome, Resolution, Section, Text, World, t
 from rules.savage_worlds.act_attack import require_can_act
 from rules.savage_worlds.cards import card, refuse
-from rules.savage_worlds.shared import remember
+from rules.savage_worlds.shared import SHEET_TABLE_SIZE, remember
 from rules.savage_worlds.sheet import parse_sheet
 from rules.savage_worlds.state import (
     COMBAT,
@@ -120,7 +120,7 @@ def _trait_title(name: str, trait: TraitDie) -> Text:
     found = _TITLES.get((name, id(trait)))
     if found is None or found[0] is not trait:
         title = t("card.trait", actor=name, trait=trait.label)
-        found = remember(_TITLES, (name, id(trait)), (trait, title))
+        found = remember(_TITLES, (name, id(trait)), (trait, title), SHEET_TABLE_SIZE)
     return found[1]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.model import Actor, World, t
 from rules.params import Param
 from rules.savage_worlds.actions import ACTIONS, MAX_TARGETS
-from rules.savage_worlds.shared import remember
+from rules.savage_worlds.shared import BUTTONS_TABLE_SIZE, remember
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.tables import ATTRIBUTES
 from rules.system import Button
@@ -59,7 +59,10 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
     found = _BUTTONS.get((id(sheet), autofire, xcom))
     if found is None or found[0] is not sheet:
         found = remember(
-            _BUTTONS, (id(sheet), autofire, xcom), (sheet, _sheet_buttons(sheet, autofire, xcom))
+            _BUTTONS,
+            (id(sheet), autofire, xcom),
+            (sheet, _sheet_buttons(sheet, autofire, xcom)),
+            BUTTONS_TABLE_SIZE,
         )
     return found[1]
 

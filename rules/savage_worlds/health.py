@@ -164,7 +164,7 @@ def apply_hit(
     if wounds <= 0:
         out.lines.append(line("line.now_shaken", actor=name))
     else:
-        total = int(draft.get(actor_id, "wounds", 0)) + wounds
+        total = int(draft.read(actor_id, "wounds", 0)) + wounds
         draft.put(actor_id, wounds=min(total, MAX_WOUNDS))
         draft.add(actor_id, "wounded")
         out.lines.append(line("line.wounds_now", actor=name, wounds=min(total, MAX_WOUNDS)))

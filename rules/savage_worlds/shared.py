@@ -21,8 +21,9 @@ from rules.savage_worlds.sheet import Sheet, Weapon
 K = TypeVar("K")
 V = TypeVar("V")
 
-TABLE_SIZE = 4096
-"""Entries a table holds before it starts again (each entry is a few small records)."""
+TABLE_SIZE = 1024
+"""Entries a table holds before it starts again (each entry is a few small records; the
+value spaces are small: faces, totals, names; the sheet-keyed tables hold their sheets)."""
 
 _DICE: dict[tuple[int, int, str], Die] = {}
 
@@ -88,9 +89,16 @@ def roll_aces(roll: Callable[[int], int], sides: int, role: str, count: int) -> 
     return out
 
 
-def remember(table: dict[K, V], key: K, value: V) -> V:
-    """Put ``value`` under ``key`` in a bounded table; the value."""
-    if len(table) >= TABLE_SIZE:
+SHEET_TABLE_SIZE = 512
+"""Entries of a table keyed by a parsed sheet (it holds the sheet, ~6 kB): as many as
+``parse_sheet`` itself remembers, so these tables keep alive hardly any sheet it forgot."""
+BUTTONS_TABLE_SIZE = 128
+"""Button sets remembered (~20 kB each), as many as the bridge's rendered actor views."""
+
+
+def remember(table: dict[K, V], key: K, value: V, size: int = TABLE_SIZE) -> V:
+    """Put ``value`` under ``key`` in a table of at most ``size`` entries; the value."""
+    if len(table) >= size:
         table.clear()
     table[key] = value
     return value
@@ -116,5 +124,7 @@ def sheet_weapon(sheet: Sheet, weapon_id: str) -> Weapon | None:
     the sheet held so the id is not reused while the entry lives; sheets never change)."""
     found = _WEAPONS.get((id(sheet), weapon_id))
     if found is None or found[0] is not sheet:
-        found = remember(_WEAPONS, (id(sheet), weapon_id), (sheet, sheet.weapon(weapon_id)))
+        found = remember(
+            _WEAPONS, (id(sheet), weapon_id), (sheet, sheet.weapon(weapon_id)), SHEET_TABLE_SIZE
+        )
     return found[1]

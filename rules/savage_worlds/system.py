@@ -44,7 +44,7 @@ from rules.savage_worlds.shared import remember
 from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
 from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
-from rules.system import ActionSpec, Button, RuleSystem
+from rules.system import ActionSpec, Button, RuleSystem, sets_nothing_new
 from rules.tracker import Combat, Initiative, Slot
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
@@ -182,19 +182,22 @@ def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
             data = {**(world.data if data is None else data), **effect.data}
             continue
         assert isinstance(effect, ActorChange)
-        if actors is None:
-            actors = dict(world.actors)
-        actor = actors.get(effect.actor_id)
+        actor = (world.actors if actors is None else actors).get(effect.actor_id)
         if actor is None:
             world.actor(effect.actor_id)  # refused there (unknown_actor)
             raise AssertionError
+        statuses = frozenset((actor.statuses - effect.remove) | effect.add)
+        if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
+            continue  # the same actor (as apply_effects): identity memos keep hitting
+        if actors is None:
+            actors = dict(world.actors)
         actors[actor.id] = Actor(
             actor.id,
             actor.name,
             actor.owner,
             actor.sheet,
             {**actor.state, **effect.state},
-            frozenset((actor.statuses - effect.remove) | effect.add),
+            statuses,
             actor.token,
             actor.hidden,
         )

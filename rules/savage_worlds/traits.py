@@ -13,7 +13,7 @@ from typing import Any
 from rules.dice import DiceSource, Die
 from rules.model import Line, Outcome, RulesError, Text, t
 from rules.records import fast_init
-from rules.savage_worlds.shared import remember, roll_ace, set_aside
+from rules.savage_worlds.shared import SHEET_TABLE_SIZE, remember, roll_ace, set_aside
 from rules.savage_worlds.sheet import Sheet
 from rules.savage_worlds.state import Draft, in_combat, wound_penalty
 from rules.savage_worlds.tables import (
@@ -97,7 +97,7 @@ def trait_die(
     if found is not None and found[0] is sheet:
         return found[1]
     made = _trait_die(sheet, key, stepped)
-    remember(_TRAITS, (id(sheet), key, stepped), (sheet, made))
+    remember(_TRAITS, (id(sheet), key, stepped), (sheet, made), SHEET_TABLE_SIZE)
     return made
 
 
@@ -251,7 +251,7 @@ def die_line(trait: TraitDie) -> Line:
     found = _DIE_LINES.get(id(trait))
     if found is None or found[0] is not trait:
         line = Line(t("line.trait_die", trait=trait.label, die=trait.die))
-        found = remember(_DIE_LINES, id(trait), (trait, line))
+        found = remember(_DIE_LINES, id(trait), (trait, line), SHEET_TABLE_SIZE)
     return found[1]
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sw_helpers import make_world, run, with_state
 
 from rules.dice import DiceLimitExceeded, Die, ScriptedDice, SeededDice
-from rules.model import Action, RulesError
+from rules.model import Action, ActorChange, Resolution, RulesError
 from rules.params import validate_params
 from rules.rolls import roll_die
 from rules.savage_worlds import SYSTEM
@@ -186,3 +186,13 @@ def test_quick_validation_accepts_only_what_the_shared_one_accepts_the_same(
         assert quick is None
     else:
         assert quick is None or (quick == shared and list(quick) == list(shared))
+
+
+def test_apply_keeps_the_world_when_an_effect_sets_nothing_new() -> None:
+    world = make_world()
+    action = Action("hurt", "ogro", {"damage": 0})
+    same = Resolution(action, (), (ActorChange("ogro", {"wounds": 0}),))
+    assert SYSTEM.apply(world, same) is world
+    changed = SYSTEM.apply(world, Resolution(action, (), (ActorChange("ogro", {"wounds": 1}),)))
+    assert changed.actors["ogro"].state["wounds"] == 1
+    assert changed.actors["agente"] is world.actors["agente"]
