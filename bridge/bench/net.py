@@ -494,6 +494,9 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                         server.pid,
                     )
                     held = sum(r["connections"] for r in loads)
+                    refused = [r["connect_error"] for r in loads if r.get("connect_error")]
+                    if refused:
+                        print(f"  (idle x{count} {name}: {count - held} not made: {refused[0]})")
                     grown = (max(peak, default=rss_before) - rss_before) * 1024 / max(held, 1)
                     results.append(
                         NetResult(
