@@ -9,7 +9,6 @@ report is the same, byte for byte, every time the same file is replayed.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ import orjson
 from bridge.engine import Accepted, Session, process
 from bridge.render import Renderer
 from bridge.serialize import actor_from_json
-from bridge.sessions import SessionFile
+from bridge.sessions import SessionFile, collector_paused
 from bridge.store import EventRow
 from protocol.v1.parse import ParseError, parse_request
 from protocol.v1.session import SessionEvent
@@ -195,9 +194,7 @@ def replay(
     when it resumes): replay keeps every accepted event's pushes for later card actions
     and undos, thousands of containers, and each few thousand kept would start a full
     collection walking the whole heap again (a third of a long replay's time)."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _replay(
             session,
             registry,
@@ -207,9 +204,6 @@ def replay(
             first_only=first_only,
             on_event=on_event,
         )
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _replay(

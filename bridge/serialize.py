@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import Die
+from rules.memo import by_identity
 from rules.model import Actor, Card, FollowUp, Outcome, Section, Text, TextParam, World
 from rules.params import Param
 
@@ -108,35 +109,23 @@ def _section_to_json(section: Section) -> dict[str, Any]:
     }
 
 
-_PART_JSON: OrderedDict[int, tuple[object, Any]] = OrderedDict()
-_PART_JSON_SIZE = 8192
+PART_MEMO_SIZE = 8192
+"""Card parts (dice, sections, outcome) remembered by identity: the rules share such
+frozen records between results (the o3d10 rules keep every finished throw and the lines
+each kept face shows), and their JSON is only ever read or encoded, never changed."""
 
 
-def _part_json(part: Any, make: Any) -> Any:
-    """``make(part)`` remembered by the identity of ``part``, a frozen record or tuple of
-    them (a card's dice, sections, outcome): the rules share such records between results
-    (the o3d10 rules keep every finished throw and the lines each kept face shows), and
-    the JSON is only ever read or encoded, never changed. The entry holds the part, so its
-    ``id`` is not reused while the entry lives; the oldest entries go first."""
-    key = id(part)
-    hit = _PART_JSON.get(key)
-    if hit is not None and hit[0] is part:
-        return hit[1]
-    raw = make(part)
-    _PART_JSON[key] = (part, raw)
-    if len(_PART_JSON) > _PART_JSON_SIZE:
-        _PART_JSON.popitem(last=False)
-    return raw
-
-
+@by_identity(PART_MEMO_SIZE)
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
     return [die_to_json(d) for d in dice]
 
 
+@by_identity(PART_MEMO_SIZE)
 def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
     return [_section_to_json(s) for s in sections]
 
 
+@by_identity(PART_MEMO_SIZE)
 def _outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     return {
         "key": outcome.key,
@@ -154,9 +143,9 @@ def card_to_json(card: Card) -> dict[str, Any]:
         "speaker": card.speaker,
         "target": card.target,
         "visibility": card.visibility,
-        "dice": _part_json(card.dice, _dice_to_json),
-        "outcome": None if outcome is None else _part_json(outcome, _outcome_to_json),
-        "sections": _part_json(card.sections, _sections_to_json),
+        "dice": _dice_to_json(card.dice),
+        "outcome": None if outcome is None else _outcome_to_json(outcome),
+        "sections": _sections_to_json(card.sections),
         "actions": [follow_up_to_json(f) for f in card.actions],
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 from collections.abc import Iterable, Iterator
@@ -219,12 +220,20 @@ def load_session(lines: Iterable[str], registry: Registry) -> SessionFile:
     hundreds of thousands of containers (the recorded pushes) and none of them in a
     cycle, yet each few thousand would start a collection that walks them all again
     (it was most of the time of reading a long file). Memory is still freed as usual."""
-    paused = gc.isenabled()
+    with collector_paused():
+        return _load_session(lines, registry)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block, back as it was after (a caller that
+    had it off keeps it off); a cycle made meanwhile is collected when it resumes."""
+    enabled = gc.isenabled()
     gc.disable()
     try:
-        return _load_session(lines, registry)
+        yield
     finally:
-        if paused:
+        if enabled:
             gc.enable()
 
 
