@@ -26,13 +26,13 @@ from rules.model import (
 )
 from rules.params import Param, validate_params
 from rules.savage_worlds import (
-    act_attack,
     act_damage,
     act_gear,
     act_heal,
     act_rounds,
     act_soak,
     act_turn,
+    prepared_attack,
     tracker_hooks,
     xcom,
 )
@@ -58,7 +58,7 @@ HANDLERS: Mapping[str, Handler] = {
     "hold": act_turn.resolve_hold,
     "interrupt": act_turn.resolve_interrupt,
     "benny": act_turn.resolve_benny,
-    "attack": act_attack.resolve_attack,
+    "attack": prepared_attack.resolve_attack,
     "damage": act_damage.resolve_damage,
     "soak": act_soak.resolve_soak,
     "damage_apply": act_soak.resolve_apply,

@@ -1,0 +1,444 @@
+"""Planned attacks: the part of an attack that does not depend on the dice, worked out once.
+
+An attack by the same shooter (id, name and parsed sheet object), under the same settings
+object, with the same checked parameters (values and types), at the same targets (ids, names,
+and whether each is prone), with the shooter's own situation unchanged (wounds, Joker, bipods
+set, moved before) needs the same refusal checks, trait die, modifiers, card lines, target
+numbers and title every time; only the dice, the ammunition left and the world's ids and
+attacks differ. An :class:`AttackPlan` holds the dice-free part; an attack that finds one
+draws its dice, works the shots out on totals and builds its card and effects directly.
+
+The key is made of plain values (and the identity of a sheet and a settings object the plan
+holds, so their ids are never reused while it lives), never of an actor or world object:
+the shooter's ammunition and the targets' Shaken and Wounds change between bursts in play and
+do not change the plan, so play finds a plan as a benchmark does while the same GM fires the
+same weapon at the same targets; anything the plan depends on changing (a wound on the
+shooter, a target going prone, a new sheet) is a new key.
+
+Covered: an attack out of this system's combat and out of the shared tracker (no action
+spent, no hold dropped), by a shooter neither out, stunned, on hold nor on overwatch, at
+targets that are all present and standing, with a ranged weapon. Everything else, and the
+first attack of each plan (which also says whether it is refused), goes the whole way
+(:func:`rules.savage_worlds.act_attack.resolve_attack`); refusals are never remembered: an
+attack without enough ammunition goes the whole way and is refused there.
+
+The result is the same record for record as that function's (dice drawn in the same order;
+tests and the differential harness compare both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.dice import DiceSource
+from rules.memo import forget_oldest
+from rules.model import (
+    Action,
+    ActorChange,
+    Card,
+    Effect,
+    FollowUp,
+    Line,
+    Resolution,
+    Section,
+    Text,
+    World,
+    WorldChange,
+)
+from rules.savage_worlds import act_attack
+from rules.savage_worlds.act_attack import (
+    _AREA_HIT,
+    _AREA_MISS,
+    _CRITICAL_FAILURE,
+    _EXTERMINATION,
+    _FAILURE,
+    _FUMBLE,
+    _ammo_line,
+    _attack_title,
+    _damage_label,
+    _hits_outcome,
+    _mod_lines,
+    _shot_line,
+    _single_outcome,
+    _weapon_plan,
+)
+from rules.savage_worlds.attacks import prone_extra, recoil_applies, strength_shortfall
+from rules.savage_worlds.shared import roll_ace, roll_aces, set_aside
+from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
+from rules.savage_worlds.state import COMBAT, OUT, TRACKER
+from rules.savage_worlds.tables import (
+    BLIND_FIRE_PENALTY,
+    COVER_MODIFIER,
+    JOKER_BONUS,
+    LIGHTING_MODIFIER,
+    MIN_STRENGTH_STEP_PENALTY,
+    MOVING_FIRE_PENALTY,
+    RAISE,
+    RANGE_MODIFIER,
+    RECOIL_PENALTY,
+    ROF_AMMO,
+    TARGET_NUMBER,
+    WILD_DIE,
+)
+
+PLANS_SIZE = 512
+"""Attack plans remembered (oldest dropped first); each holds a sheet and a few small records."""
+
+_PLANS: dict[tuple[Any, ...], AttackPlan | None] = {}
+
+_SLOW = OUT | {"stunned", "on_hold", "overwatch"}
+"""A shooter with any of these goes the whole way (refused, or a hold to drop)."""
+
+_NONE: frozenset[str] = frozenset()
+
+
+class AttackPlan:
+    """One attack's dice-free part (see the module's text)."""
+
+    __slots__ = (
+        "area",
+        "base_lines",
+        "count",
+        "die_names",
+        "die_targets",
+        "die_thresholds",
+        "first",
+        "fumble_rule",
+        "mode",
+        "modifier",
+        "moved",
+        "names",
+        "need",
+        "settings",
+        "sheet",
+        "sides",
+        "targets",
+        "thresholds",
+        "title",
+        "weapon",
+        "wild",
+    )
+    area: bool
+    base_lines: tuple[Line, ...]
+    count: int
+    die_names: list[str | None]
+    die_targets: list[str | None]
+    die_thresholds: list[int]
+    first: str
+    fumble_rule: bool
+    mode: str
+    modifier: int
+    moved: bool
+    names: dict[str, str]
+    need: int
+    settings: Mapping[str, Any]
+    sheet: Sheet
+    sides: int
+    targets: tuple[str, ...]
+    thresholds: dict[str, int]
+    title: Text
+    weapon: Weapon
+    wild: bool
+
+    def __init__(self, **values: Any) -> None:
+        for name, value in values.items():
+            setattr(self, name, value)
+
+
+def _plan(
+    world: World, action: Action, settings: Mapping[str, Any], sheet: Sheet
+) -> AttackPlan | None:
+    """The plan of an attack that the whole way just accepted (so no refusal is left but the
+    ammunition, checked every time); None for what this module does not cover."""
+    actor_id, params, targets = action.actor_id, action.params, list(action.targets)
+    actors = world.actors
+    actor = actors[actor_id]
+    weapon_id = str(params["weapon"])
+    _, weapon, trait, trait_pairs, weapon_line = _weapon_plan(
+        sheet, weapon_id, settings.get("unskilled", "d4-2")
+    )
+    if weapon is None or trait is None or weapon.kind == "melee":
+        return None
+    rof = int(params["rof"])
+    frenzy = bool(params["frenzy"])
+    count = 1 if weapon.area else (2 if frenzy else rof)
+    mode = str(settings.get("autofire", "extermination"))
+    if weapon.area:
+        mode = "area"
+    elif count == 1:
+        mode = "single"
+    if mode == "assigned":
+        return None  # the dice spread over the targets: the whole way
+    state = actor.state
+    need = ROF_AMMO[rof] if weapon.shots is not None else 0
+    pairs = list(trait_pairs)
+    if sheet.wild_card:
+        wound = -min(int(state.get("wounds", 0)), 3)
+        if wound:
+            pairs.append(("wounds", wound))
+    if "joker" in actor.statuses:
+        pairs.append(("joker", JOKER_BONUS))
+    bipod_set = weapon.id in state.get("bipod", [])
+    moved_before = bool(state.get("moved", False))
+    pairs += _situation_pairs(weapon, params, rof, bipod_set, moved_before, sheet)
+    mod_lines, modifier = _mod_lines(tuple(pairs))
+    prone = 0 if weapon.area else prone_extra(str(params["cover"]), True, True)
+    thresholds = {
+        target: TARGET_NUMBER - prone if "prone" in actors[target].statuses else TARGET_NUMBER
+        for target in targets
+    }
+    die_targets: list[str | None] = [targets[0]] if mode == "single" else [None] * count
+    first = thresholds[targets[0]]
+    return AttackPlan(
+        area=weapon.area,
+        base_lines=(weapon_line, *mod_lines),
+        count=count,
+        die_names=[None if tg is None else actors[tg].name for tg in die_targets],
+        die_targets=die_targets,
+        die_thresholds=[first if tg is None else thresholds[tg] for tg in die_targets],
+        first=targets[0],
+        fumble_rule=bool(settings.get("critical_failure", True)),
+        names={target: actors[target].name for target in targets},
+        mode=mode,
+        modifier=modifier,
+        moved=bool(params["moved"]),
+        need=need,
+        settings=settings,
+        sheet=sheet,
+        sides=trait.die,
+        targets=tuple(targets),
+        thresholds=thresholds,
+        title=_attack_title(actor.name, weapon.name),
+        weapon=weapon,
+        wild=sheet.wild_card,
+    )
+
+
+def _situation_pairs(
+    weapon: Weapon,
+    params: Mapping[str, Any],
+    rof: int,
+    bipod_set: bool,
+    moved_before: bool,
+    sheet: Sheet,
+) -> list[tuple[str, int]]:
+    """``act_attack._attack_pairs`` for a ranged weapon."""
+    pairs: list[tuple[str, int]] = [
+        ("range", RANGE_MODIFIER[str(params["range"])]),
+        ("cover", COVER_MODIFIER[str(params["cover"])]),
+    ]
+    if params["blind"]:
+        pairs.append(("blind", BLIND_FIRE_PENALTY))
+    else:
+        pairs.append(("lighting", LIGHTING_MODIFIER[str(params["lighting"])]))
+    if recoil_applies(weapon, rof, bipod_set, sheet.has_edge("sin_retroceso")):
+        pairs.append(("recoil", -RECOIL_PENALTY))
+    if weapon.pen_mov and (params["moved"] or moved_before):
+        pairs.append(("pen_mov", MOVING_FIRE_PENALTY))
+    short = strength_shortfall(weapon, sheet.attributes["fuerza"], bipod_set)
+    if short:
+        pairs.append(("min_str", MIN_STRENGTH_STEP_PENALTY * short))
+    pairs.append(("modifier", int(params["modifier"])))
+    return [pair for pair in pairs if pair[1]]
+
+
+def resolve_attack(
+    world: World, action: Action, dice: DiceSource, settings: Mapping[str, Any]
+) -> Resolution:
+    """``attack``: as :func:`act_attack.resolve_attack`, through a plan when one applies."""
+    data = world.data
+    actors = world.actors
+    actor_id = action.actor_id
+    actor = actors.get(actor_id)
+    if actor is None or data.get(COMBAT) or data.get(TRACKER):
+        return act_attack.resolve_attack(world, action, dice, settings)
+    statuses = actor.statuses
+    if not _SLOW.isdisjoint(statuses):
+        return act_attack.resolve_attack(world, action, dice, settings)
+    targets = action.targets
+    seen: list[Any] = []
+    for target in targets:
+        other = actors.get(target)
+        if other is None or not OUT.isdisjoint(other.statuses):
+            return act_attack.resolve_attack(world, action, dice, settings)
+        seen.append(other.name)
+        seen.append("prone" in other.statuses)
+    state = actor.state
+    params = action.params
+    sheet = parse_sheet(actor.sheet)
+    try:
+        key = (
+            actor_id,
+            id(sheet),
+            actor.name,
+            "joker" in statuses,
+            state.get("wounds", 0),
+            tuple(state.get("bipod", ())),
+            state.get("moved", False),
+            id(settings),
+            targets,
+            *seen,
+            *params.items(),
+            *map(type, params.values()),
+        )
+        plan = _PLANS.get(key)
+        known = plan is not None or key in _PLANS
+    except TypeError:  # an unhashable value: the whole way
+        return act_attack.resolve_attack(world, action, dice, settings)
+    if not known or (
+        plan is not None and (plan.sheet is not sheet or plan.settings is not settings)
+    ):
+        resolution = act_attack.resolve_attack(world, action, dice, settings)  # refuses there
+        if key not in _PLANS and len(_PLANS) >= PLANS_SIZE:
+            forget_oldest(_PLANS)
+        _PLANS[key] = _plan(world, action, settings, sheet)
+        return resolution
+    if plan is None:  # not covered: the whole way
+        return act_attack.resolve_attack(world, action, dice, settings)
+    weapon = plan.weapon
+    need = plan.need
+    if need:
+        have = int(state.get("ammo", {}).get(weapon.id, 0))
+        if have < need:
+            return act_attack.resolve_attack(world, action, dice, settings)  # refused there
+    return _fire(plan, world, action, dice, state, need)
+
+
+def _fire(
+    plan: AttackPlan,
+    world: World,
+    action: Action,
+    dice: DiceSource,
+    state: Mapping[str, Any],
+    need: int,
+) -> Resolution:
+    """The dice of a planned attack, its shots, card and effects."""
+    actor_id = action.actor_id
+    weapon = plan.weapon
+    count = plan.count
+    modifier = plan.modifier
+    die_thresholds = plan.die_thresholds
+    roll = dice.roll
+    trait_dice = roll_aces(roll, plan.sides, "trait", count)
+    wild = roll_ace(roll, WILD_DIE, "wild") if plan.wild else None
+    totals = [sum(die.faces) for die in trait_dice]
+    replaced = None
+    if wild is not None:
+        wild_total = sum(wild.faces)
+        if count == 1:
+            replaced = 0 if wild_total > totals[0] else None
+        else:
+            for i in range(count):
+                if totals[i] + modifier < die_thresholds[i] <= wild_total + modifier:
+                    replaced = i
+                    break
+        if replaced is not None:
+            totals[replaced] = wild_total
+    fumble = (
+        plan.fumble_rule
+        and wild is not None
+        and wild.faces[0] == 1
+        and [die.faces[0] for die in trait_dice].count(1) * 2 >= count
+    )
+    effect_state: dict[str, Any] = {}
+    if need:
+        ammo = dict(state.get("ammo", {}))
+        left = ammo[weapon.id] = int(ammo.get(weapon.id, 0)) - need
+        effect_state["ammo"] = ammo
+    if plan.moved:
+        effect_state["moved"] = True
+        effect_state["bipod"] = []
+    lines: list[Line] = list(plan.base_lines)
+    hits: list[int] = []
+    die_names = plan.die_names
+    for i in range(count):
+        total = totals[i] + modifier
+        hit = total >= die_thresholds[i]
+        if hit:
+            hits.append(i)
+        lines.append(_shot_line(hit, i + 1, total, die_thresholds[i], die_names[i], replaced == i))
+    mode = plan.mode
+    if mode == "extermination" and count > 1:
+        lines.append(_EXTERMINATION)
+    if fumble:
+        hits = []
+    targets = list(plan.targets)
+    records: list[dict[str, Any]]
+    if plan.area and hits:
+        total = totals[hits[0]] + modifier
+        records = [{"total": total, "target": tg, "done": False} for tg in targets]
+    else:
+        die_targets = plan.die_targets
+        records = [
+            {"total": totals[i] + modifier, "target": die_targets[i], "done": False} for i in hits
+        ]
+    effects: list[Effect] = []
+    if effect_state:
+        effects.append(ActorChange(actor_id, effect_state, _NONE, _NONE))
+    follow: list[FollowUp] = []
+    if records:
+        data = world.data
+        number = int(data.get("next_id", 0)) + 1
+        attack_id = f"atk{number}"
+        attacks = dict(data.get("attacks", {}))
+        attacks[attack_id] = {
+            "attacker": actor_id,
+            "weapon": weapon.id,
+            "mode": mode,
+            "queue": targets,
+            "thresholds": dict(plan.thresholds),
+            "hits": records,
+            "blind": bool(action.params["blind"]),
+            "rof": int(action.params["rof"]),
+        }
+        effects.append(WorldChange({"next_id": number, "attacks": attacks}))
+        names = plan.names
+        for index, record in enumerate(records):
+            who = record["target"]
+            follow.append(
+                FollowUp(
+                    f"damage-{index}",
+                    _damage_label(index + 1, names[who] if who else None),
+                    "damage",
+                    actor_id,
+                    {"attack": attack_id, "hit": index},
+                )
+            )
+    if need:
+        lines.append(_ammo_line(need, left))
+    if plan.area:
+        lines.append(_AREA_HIT if hits else _AREA_MISS)
+    if fumble:
+        lines.append(_CRITICAL_FAILURE)
+    if fumble:
+        outcome = _FUMBLE
+    elif not hits:
+        outcome = _FAILURE
+    elif count > 1:
+        outcome = _hits_outcome(len(hits), count)
+    else:
+        margin = totals[0] + modifier - die_thresholds[0]
+        outcome = _single_outcome(margin >= RAISE, margin)
+    rolled = trait_dice
+    if replaced is not None:
+        rolled[replaced] = set_aside(rolled[replaced])
+    if wild is not None:
+        rolled.append(wild if replaced is not None else set_aside(wild))
+    return Resolution(
+        action,
+        (
+            Card(
+                "attack",
+                plan.title,
+                actor_id,
+                tuple(rolled),
+                outcome,
+                (Section(None, tuple(lines)),),
+                tuple(follow),
+                "public",
+                plan.first,
+            ),
+        ),
+        tuple(effects),
+    )
