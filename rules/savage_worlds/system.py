@@ -26,13 +26,13 @@ from rules.model import (
 )
 from rules.params import Param, validate_params
 from rules.savage_worlds import (
-    act_damage,
     act_gear,
     act_heal,
     act_rounds,
     act_soak,
     act_turn,
     prepared_attack,
+    prepared_damage,
     tracker_hooks,
     xcom,
 )
@@ -59,9 +59,9 @@ HANDLERS: Mapping[str, Handler] = {
     "interrupt": act_turn.resolve_interrupt,
     "benny": act_turn.resolve_benny,
     "attack": prepared_attack.resolve_attack,
-    "damage": act_damage.resolve_damage,
+    "damage": prepared_damage.resolve_damage,
     "soak": act_soak.resolve_soak,
-    "damage_apply": act_soak.resolve_apply,
+    "damage_apply": prepared_damage.resolve_apply,
     "hurt": act_soak.resolve_hurt,
     "reload": act_gear.resolve_reload,
     "ready": act_gear.resolve_ready,
