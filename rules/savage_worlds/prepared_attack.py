@@ -46,6 +46,7 @@ from rules.model import (
     World,
     WorldChange,
 )
+from rules.params import CheckedParams
 from rules.savage_worlds import act_attack
 from rules.savage_worlds.act_attack import (
     _AREA_HIT,
@@ -110,6 +111,7 @@ class AttackPlan:
         "moved",
         "names",
         "need",
+        "params",
         "settings",
         "sheet",
         "sides",
@@ -132,6 +134,7 @@ class AttackPlan:
     moved: bool
     names: dict[str, str]
     need: int
+    params: Mapping[str, Any]
     settings: Mapping[str, Any]
     sheet: Sheet
     sides: int
@@ -204,6 +207,7 @@ def _plan(
         modifier=modifier,
         moved=bool(params["moved"]),
         need=need,
+        params=params,
         settings=settings,
         sheet=sheet,
         sides=trait.die,
@@ -267,8 +271,10 @@ def resolve_attack(
     state = actor.state
     params = action.params
     sheet = parse_sheet(actor.sheet)
+    shared = type(params) is CheckedParams
     try:
         key = (
+            id(params) if shared else None,
             actor_id,
             id(sheet),
             actor.name,
@@ -279,15 +285,20 @@ def resolve_attack(
             id(settings),
             targets,
             *seen,
-            *params.items(),
-            *map(type, params.values()),
         )
+        if not shared:
+            key += (*params.items(), *map(type, params.values()))
         plan = _PLANS.get(key)
         known = plan is not None or key in _PLANS
     except TypeError:  # an unhashable value: the whole way
         return act_attack.resolve_attack(world, action, dice, settings)
     if not known or (
-        plan is not None and (plan.sheet is not sheet or plan.settings is not settings)
+        plan is not None
+        and (
+            plan.sheet is not sheet
+            or plan.settings is not settings
+            or (shared and plan.params is not params)
+        )
     ):
         resolution = act_attack.resolve_attack(world, action, dice, settings)  # refuses there
         if key not in _PLANS and len(_PLANS) >= PLANS_SIZE:

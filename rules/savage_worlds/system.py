@@ -24,7 +24,7 @@ from rules.model import (
     WorldChange,
     t,
 )
-from rules.params import Param, validate_params
+from rules.params import CheckedParams, Param, validate_params
 from rules.savage_worlds import (
     act_gear,
     act_heal,
@@ -121,7 +121,7 @@ REMEMBERED_CHECKS = frozenset({"attack", "trait"})
 choices (a weapon, a rate of fire, a trait, the situation), which a table sends again and
 again. Follow-ups (damage, soak, damage_apply) carry a new attack or hit id each time, so
 remembering them would only serve a benchmark that starts from the same world."""
-_CHECKED: dict[tuple[Any, ...], tuple[dict[str, Any], int, int]] = {}
+_CHECKED: dict[tuple[Any, ...], tuple[CheckedParams, int, int]] = {}
 
 
 Compiled = tuple[tuple[tuple[Any, ...], ...], frozenset[str], int, int]
@@ -264,8 +264,10 @@ class SavageWorlds(RuleSystem):
     # -- resolution ---------------------------------------------------------------
     def check_action(self, world: World, action: Action) -> Action:
         """:meth:`RuleSystem.check_action`; for :data:`REMEMBERED_CHECKS` the validated
-        parameters are remembered by their values and types (1 and True stay apart), each
-        caller getting its own copy. Refusals are never remembered: they are checked again."""
+        parameters are remembered by their values and types (1 and True stay apart), and every
+        caller with the same values gets the same read-only :class:`CheckedParams` (as the
+        shared check gives; planned attacks are keyed by its identity). Refusals are never
+        remembered: they are checked again."""
         params = action.params
         if action.kind not in REMEMBERED_CHECKS:
             compiled = _COMPILED.get(action.kind)
@@ -281,8 +283,8 @@ class SavageWorlds(RuleSystem):
                 return super().check_action(world, action)
             if found is None:
                 spec = self.action_spec(action.kind)
-                validated = validate_params(spec.params, params)
-                found = remember(_CHECKED, key, (validated, spec.min_targets, spec.max_targets))
+                shared = CheckedParams(validate_params(spec.params, params))
+                found = remember(_CHECKED, key, (shared, spec.min_targets, spec.max_targets))
             validated, low, high = found
         targets = action.targets
         if not low <= len(targets) <= high:
@@ -293,9 +295,7 @@ class SavageWorlds(RuleSystem):
         for index, target in enumerate(targets):
             if target not in actors:
                 world.actor(target, f"targets.{index}")  # refused there
-        return Action(
-            action.kind, action.actor_id, dict(validated), targets, action.by_gm, action.user
-        )
+        return Action(action.kind, action.actor_id, validated, targets, action.by_gm, action.user)
 
     def apply(self, world: World, resolution: Resolution) -> World:
         return _apply_all(world, resolution.effects)

@@ -100,12 +100,16 @@ def test_buttons_are_the_fresh_ones_and_follow_the_settings() -> None:
     assert len(sheet_buttons(xcom, actor)) > len(sheet_buttons(world, actor))
 
 
-def test_remembered_checks_give_each_caller_its_own_parameters() -> None:
+def test_remembered_checks_share_read_only_parameters() -> None:
     world = make_world()
     attack = Action("attack", "agente", {"weapon": "subfusil", "rof": 3}, ("ogro",))
     first = SYSTEM.check_action(world, attack)
-    first.params["rof"] = 1  # type: ignore[index]  # a caller that changes its copy
+    with pytest.raises(TypeError):
+        first.params["rof"] = 1  # type: ignore[index]  # shared: nobody can change them
+    copy = dict(first.params)
+    copy["rof"] = 1  # a copy is the caller's own
     again = SYSTEM.check_action(world, attack)
+    assert again.params is first.params
     assert again.params["rof"] == 3 and again.params["range"] == "short"
 
 
