@@ -1,16 +1,27 @@
-"""Damage rolls and applied hits through remembered outcomes.
+"""Damage rolls and applied hits: plans and remembered outcomes.
 
-What a damage roll does to its victim once the damage is known (the result lines, the outcome,
-whether the hit waits for a soak, the victim's new wounds and statuses) depends only on plain
-values: the victim's id, name, owner, statuses, wounds and bennies, its parsed sheet, the GM's
-bennies, the settings object, and the comparison (wounds, Shaken, from Shaken, margin). The
-same holds for applying a pending hit (its wounds, soaked wounds, Shaken, damage and
-Toughness). Those values are the key of an :data:`_OUTCOMES` entry, which the first roll with
-that key fills from the whole way (:mod:`rules.savage_worlds.act_damage`,
-:func:`rules.savage_worlds.act_soak.resolve_apply`, run with the very dice this roll drew), so
-every later one builds its card and effects straight from it and the world's ids and
-mappings. The key space is small (a victim has a few wound and Shaken states; margins span a
-few dozen values): in play the same victims come back to the same states as in a benchmark.
+A damage roll has a dice-free part that depends only on who fires what at whom: the dice
+(strength die, damage dice, raise die), the bonus, the victim's Toughness against the
+weapon's AP, the card's title. A :class:`DamagePlan` holds it per (attacker id, name and
+parsed sheet, weapon, Joker, raise, victim id, name and parsed sheet, settings object), with
+the head lines (raise, bonus, damage against Toughness) per damage total.
+
+What the hit then does to its victim (the result lines, whether the hit waits for a soak, the
+victim's new wounds and statuses) depends only on plain values: the victim's id, name, owner,
+statuses, wounds and bennies, its parsed sheet, the GM's bennies, the settings object, and
+the comparison's result (wounds, Shaken, from Shaken). Those values key an :data:`_OUTCOMES`
+entry shared by every attacker; the first roll with that key fills it from the whole way
+(:func:`rules.savage_worlds.act_damage.resolve_damage` run with the very dice this roll drew),
+and every later one builds its card and effects from it and the world's ids and mappings.
+Applying a pending hit (:func:`rules.savage_worlds.act_soak.resolve_apply`) is remembered
+the same way, keyed by the victim's values and the hit's wounds, soaked wounds, Shaken,
+damage and Toughness.
+
+Key spaces are small (a victim has a few wound and Shaken states; a result is no effect,
+Shaken, or one to a few wounds): in play the same victims come back to the same states, as in
+a benchmark. A key holds nothing but plain values and the identity of sheets and settings the
+entry holds (so their ids are never reused while it lives); a change of any value the outcome
+depends on is a new key.
 
 Covered: no shared tracker running; for damage, no pending hit in the world, an attack fired
 in the open (not blind), a victim standing and reached; an outcome that rolls no dice of its
@@ -46,12 +57,12 @@ from rules.savage_worlds.act_damage import (
     _RAISE_DAMAGE,
     _VERSUS,
     _bonus_line,
+    _outcome,
     _toughness,
     pending_buttons,
 )
-from rules.savage_worlds.health import compare
 from rules.savage_worlds.shared import remember, roll_ace, roll_aces, sheet_weapon
-from rules.savage_worlds.sheet import parse_sheet
+from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import OUT, TRACKER
 from rules.savage_worlds.tables import JOKER_BONUS, RAISE
 
@@ -60,8 +71,9 @@ OUTCOMES_SIZE = 4096
 
 Change = tuple[dict[str, Any], frozenset[str], frozenset[str]] | None
 Remembered = tuple[tuple[Line, ...], Outcome | None, bool, Change, tuple[Any, ...]]
-"""The lines after the damage line, the outcome, whether the hit waits, the victim's change
-(state, statuses added, removed), and what the key holds alive (sheet, settings)."""
+"""The lines after the damage line (damage rolls) or all of them (applied hits), the outcome,
+whether the hit waits, the victim's change (state, statuses added, removed), and what the key
+holds alive (sheet, settings)."""
 
 _OUTCOMES: dict[tuple[Any, ...], Remembered | None] = {}
 
@@ -152,90 +164,92 @@ def resolve_damage(
     if total < threshold:
         return act_damage.resolve_damage(world, action, dice, settings)
     raise_ = total >= threshold + RAISE
-    # the damage roll, its dice drawn in the same order as the whole way
-    roll = dice.roll
-    bonus = 0
-    thrown: list[Die] = []
-    if weapon.kind == "melee":
-        thrown.append(roll_ace(roll, sheet.attributes["fuerza"], "strength"))
-    if weapon.damage:
-        expression = parse_expression(weapon.damage, explode=True)
-        thrown += roll_aces(roll, expression.sides, "damage", expression.count)
-        bonus += expression.modifier
-    if "joker" in attacker.statuses:
-        bonus += JOKER_BONUS
-    if raise_:
-        thrown.append(roll_ace(roll, 6, "raise"))
-    damage = sum([sum(die.faces) for die in thrown]) + bonus
     vsheet = parse_sheet(victim.sheet)
-    toughness = _toughness(vsheet, weapon.ap)
-    statuses = victim.statuses
-    result = compare(damage, toughness, "stunned" in statuses)
-    state = victim.state
-    try:
+    try:  # the dice-free part: who fires what at whom (not the victim's state)
         key = (
-            "damage",
+            action.actor_id,
+            attacker.name,
+            id(sheet),
+            stored["weapon"],
+            "joker" in attacker.statuses,
+            raise_,
             target,
             victim.name,
-            victim.owner,
-            statuses,
-            state.get("wounds", 0),
-            state.get("bennies", 0),
             id(vsheet),
-            data.get("gm_bennies", 0),
             id(settings),
-            result.wounds,
-            result.shaken,
-            result.from_shaken,
-            damage - toughness,
         )
-        found = _OUTCOMES.get(key)
-        known = found is not None or key in _OUTCOMES
+        plan = _DAMAGE.get(key)
     except TypeError:  # an unhashable value: the whole way
-        return act_damage.resolve_damage(world, action, _Replay(_faces(thrown), dice), settings)
+        return act_damage.resolve_damage(world, action, dice, settings)
+    if (
+        plan is None
+        or plan.sheet is not sheet
+        or plan.victim_sheet is not vsheet
+        or plan.settings is not settings
+    ):
+        plan = _damage_plan(sheet, weapon, attacker.statuses, attacker.name, vsheet, settings)
+        if key not in _DAMAGE and len(_DAMAGE) >= PLANS_SIZE:
+            forget_oldest(_DAMAGE)
+        _DAMAGE[key] = plan
+    # the damage roll, its dice drawn in the same order as the whole way
+    roll = dice.roll
+    thrown: list[Die] = []
+    if plan.strength:
+        thrown.append(roll_ace(roll, plan.strength, "strength"))
+    if plan.count:
+        thrown += roll_aces(roll, plan.sides, "damage", plan.count)
+    if raise_:
+        thrown.append(roll_ace(roll, 6, "raise"))
+    damage = sum([sum(die.faces) for die in thrown]) + plan.bonus
+    toughness = plan.toughness
+    head = plan.heads.get(damage)
+    if head is None:
+        head = _head(plan, raise_, damage, victim.name)
+    # the comparison (health.compare, inline)
+    margin = damage - toughness
+    statuses = victim.statuses
+    if margin < 0:
+        wounds, shaken, from_shaken = 0, False, False
+    elif margin >= RAISE:
+        wounds, shaken, from_shaken = margin // RAISE, True, False
+    elif "stunned" in statuses:
+        wounds, shaken, from_shaken = 1, True, True
+    else:
+        wounds, shaken, from_shaken = 0, True, False
+    # what the hit does to the victim: its state and the result (shared by every attacker)
+    state = victim.state
+    outcome_key = (
+        target,
+        victim.name,
+        victim.owner,
+        statuses,
+        state.get("wounds", 0),
+        state.get("bennies", 0),
+        id(vsheet),
+        data.get("gm_bennies", 0),
+        id(settings),
+        wounds,
+        shaken,
+        from_shaken,
+    )
+    try:
+        found = _OUTCOMES.get(outcome_key)
+        known = found is not None or outcome_key in _OUTCOMES
+    except TypeError:  # an unhashable value: the whole way, never remembered
+        found, known = None, True
     if found is not None and (found[4][0] is not vsheet or found[4][1] is not settings):
         known = False
     if not known:
         resolution = act_damage.resolve_damage(
             world, action, _Replay(_faces(thrown), dice), settings
         )
-        card = resolution.cards[0]
-        waits = bool(card.actions)
-        ok, change = _victim_change(
-            resolution, target, ("attacks", "next_id", "pending") if waits else ("attacks",)
-        )
-        if ok and len(card.dice) == len(thrown):  # no dice of its own (no incapacitation)
-            skip = 1 + raise_ + bool(bonus)
-            _remember(
-                key,
-                (
-                    card.sections[0].lines[skip:],
-                    card.outcome,
-                    waits,
-                    change,
-                    (vsheet, settings),
-                ),
-            )
-        else:
-            _remember(key, None)
+        _remember(outcome_key, _tail(resolution, target, len(thrown), len(head), vsheet, settings))
         return resolution
     if found is None:  # not covered (it rolls dice of its own): the whole way
         return act_damage.resolve_damage(world, action, _Replay(_faces(thrown), dice), settings)
-    tail, outcome, waits, change, _ = found
-    lines: list[Line] = []
-    if raise_:
-        lines.append(_RAISE_DAMAGE)
-    if bonus:
-        lines.append(_bonus_line(bonus))
-    versus = _VERSUS.get((damage, victim.name, toughness))
-    if versus is None:
-        versus = remember(
-            _VERSUS,
-            (damage, victim.name, toughness),
-            Line(t("line.damage_vs", damage=damage, target=victim.name, toughness=toughness)),
-        )
-    lines.append(versus)
-    lines += tail
+    tail, _, waits, change, _ = found
+    lines = head + tail
+    outcome = _outcome(wounds, shaken, margin)
     # the attack's hit is done (its own copy; the other hits and values stay shared)
     attack = {**stored, "hits": [dict(each) for each in stored["hits"]]}
     attack["hits"][index]["done"] = True
@@ -258,13 +272,13 @@ def resolve_damage(
                 "attack": attack_id,
                 "damage": damage,
                 "toughness": toughness,
-                "wounds": result.wounds,
-                "shaken": result.shaken,
+                "wounds": wounds,
+                "shaken": shaken,
                 "soaked": 0,
                 "soak_rolls": 0,
             }
         }
-        follow = pending_buttons(pid, target, result.wounds, victim.name)
+        follow = pending_buttons(pid, target, wounds, victim.name)
     effects: tuple[Effect, ...]
     if change is None:
         effects = (WorldChange(changed),)
@@ -275,11 +289,11 @@ def resolve_damage(
         (
             Card(
                 "damage",
-                _title("damage", attacker.name),
+                plan.title,
                 action.actor_id,
                 tuple(thrown),
                 outcome,
-                (Section(None, tuple(lines)),),
+                (Section(None, lines),),
                 follow,
                 "public",
                 target,
@@ -287,6 +301,128 @@ def resolve_damage(
         ),
         effects,
     )
+
+
+PLANS_SIZE = 1024
+"""Damage plans remembered (oldest dropped first); each holds two sheets and at most
+:data:`SHOWN_SIZE` outcomes."""
+SHOWN_SIZE = 64
+"""Head lines a damage plan remembers (raise, bonus and damage lines, one per damage total;
+it starts again when full)."""
+
+
+class DamagePlan:
+    """The dice-free part of one damage roll (see the module's text)."""
+
+    __slots__ = (
+        "bonus",
+        "count",
+        "heads",
+        "settings",
+        "sheet",
+        "sides",
+        "strength",
+        "title",
+        "toughness",
+        "victim_sheet",
+    )
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        victim_sheet: Sheet,
+        settings: Mapping[str, Any],
+        strength: int,
+        count: int,
+        sides: int,
+        bonus: int,
+        toughness: int,
+        title: Text,
+    ) -> None:
+        self.sheet = sheet
+        self.victim_sheet = victim_sheet
+        self.settings = settings
+        self.strength = strength
+        self.count = count
+        self.sides = sides
+        self.bonus = bonus
+        self.toughness = toughness
+        self.title = title
+        self.heads: dict[int, tuple[Line, ...]] = {}
+
+
+_DAMAGE: dict[tuple[Any, ...], DamagePlan] = {}
+
+
+def _damage_plan(
+    sheet: Sheet,
+    weapon: Weapon,
+    statuses: frozenset[str],
+    name: str,
+    victim_sheet: Sheet,
+    settings: Mapping[str, Any],
+) -> DamagePlan:
+    count = sides = bonus = 0
+    if weapon.damage:
+        expression = parse_expression(weapon.damage, explode=True)
+        count, sides, bonus = expression.count, expression.sides, expression.modifier
+    if "joker" in statuses:
+        bonus += JOKER_BONUS
+    return DamagePlan(
+        sheet,
+        victim_sheet,
+        settings,
+        sheet.attributes["fuerza"] if weapon.kind == "melee" else 0,
+        count,
+        sides,
+        bonus,
+        _toughness(victim_sheet, weapon.ap),
+        _title("damage", name),
+    )
+
+
+def _tail(
+    resolution: Resolution,
+    target: str,
+    thrown: int,
+    skip: int,
+    victim_sheet: Sheet,
+    settings: Mapping[str, Any],
+) -> Remembered | None:
+    """What a damage card of the whole way shows after its damage line, to build the next ones
+    with the same victim and margin; None when it rolled dice of its own (an incapacitation)
+    or changed more than expected."""
+    card = resolution.cards[0]
+    waits = bool(card.actions)
+    ok, change = _victim_change(
+        resolution, target, ("attacks", "next_id", "pending") if waits else ("attacks",)
+    )
+    if not ok or len(card.dice) != thrown:
+        return None
+    return (card.sections[0].lines[skip:], card.outcome, waits, change, (victim_sheet, settings))
+
+
+def _head(plan: DamagePlan, raise_: bool, damage: int, name: str) -> tuple[Line, ...]:
+    """The damage card's lines before the result: the raise, the bonus, the damage against
+    Toughness (shared records), remembered per plan and damage total."""
+    head: list[Line] = []
+    if raise_:
+        head.append(_RAISE_DAMAGE)
+    if plan.bonus:
+        head.append(_bonus_line(plan.bonus))
+    versus = _VERSUS.get((damage, name, plan.toughness))
+    if versus is None:
+        versus = remember(
+            _VERSUS,
+            (damage, name, plan.toughness),
+            Line(t("line.damage_vs", damage=damage, target=name, toughness=plan.toughness)),
+        )
+    head.append(versus)
+    heads = plan.heads
+    if len(heads) >= SHOWN_SIZE:
+        heads.clear()
+    made = heads[damage] = tuple(head)
+    return made
 
 
 def _title(kind: str, name: str) -> Text:
