@@ -186,7 +186,8 @@ def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
         if actor is None:
             world.actor(effect.actor_id)  # refused there (unknown_actor)
             raise AssertionError
-        statuses = frozenset((actor.statuses - effect.remove) | effect.add)
+        add, remove = effect.add, effect.remove
+        statuses = frozenset((actor.statuses - remove) | add) if add or remove else actor.statuses
         if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
             continue  # the same actor (as apply_effects): identity memos keep hitting
         if actors is None:
