@@ -14,8 +14,8 @@ entry shared by every attacker; the first roll with that key fills it from the w
 (:func:`rules.savage_worlds.act_damage.resolve_damage` run with the very dice this roll drew),
 and every later one builds its card and effects from it and the world's ids and mappings.
 Applying a pending hit (:func:`rules.savage_worlds.act_soak.resolve_apply`) is remembered
-the same way, keyed by the victim's values and the hit's wounds, soaked wounds, Shaken,
-damage and Toughness.
+the same way (its lines after the one naming the damage and Toughness), keyed by the
+victim's values and the hit's wounds, soaked wounds and Shaken.
 
 Key spaces are small (a victim has a few wound and Shaken states; a result is no effect,
 Shaken, or one to a few wounds): in play the same victims come back to the same states, as in
@@ -61,7 +61,7 @@ from rules.savage_worlds.act_damage import (
     _toughness,
     pending_buttons,
 )
-from rules.savage_worlds.shared import remember, roll_ace, roll_aces, sheet_weapon
+from rules.savage_worlds.shared import line, remember, roll_ace, roll_aces, sheet_weapon
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import OUT, TRACKER
 from rules.savage_worlds.tables import JOKER_BONUS, RAISE
@@ -461,11 +461,7 @@ def resolve_apply(
             hit["wounds"],
             hit["soaked"],
             hit["shaken"],
-            hit["damage"],
-            hit["toughness"],
             *map(type, (hit["wounds"], hit["soaked"], hit["shaken"])),
-            type(hit["damage"]),
-            type(hit["toughness"]),
         )
         found = _OUTCOMES.get(key)
         known = found is not None or key in _OUTCOMES
@@ -478,14 +474,15 @@ def resolve_apply(
         card = resolution.cards[0]
         ok, change = _victim_change(resolution, action.actor_id, ("pending",))
         if ok and not card.dice:
-            lines = card.sections[0].lines
-            _remember(key, (lines, card.outcome, False, change, (vsheet, settings)))
+            tail = card.sections[0].lines[1:]  # after the line of the damage applied
+            _remember(key, (tail, card.outcome, False, change, (vsheet, settings)))
         else:
             _remember(key, None)
         return resolution
     if found is None:
         return act_soak.resolve_apply(world, action, dice, settings)
-    lines, outcome, _, change, _ = found
+    tail, outcome, _, change, _ = found
+    lines = (line("line.applying", damage=hit["damage"], toughness=hit["toughness"]), *tail)
     left = dict(pending)
     left.pop(pid)
     world_change = WorldChange({"pending": left})
