@@ -23,6 +23,7 @@ from rules.dice import DiceSource, SeededDice, SystemDice
 from rules.model import Action, RulesError, World
 from rules.registry import Registry, default_registry
 from rules.rolls import Rank, roll_keep_of_3d10
+from rules.savage_worlds.tables import ROF_AMMO
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,10 @@ SW_PRESSED = ("damage", "damage_apply")
 hit the victim could soak (so every Shaken and Wound is applied, none left pending)."""
 
 
+SW_OUT = frozenset({"incapacitated", "dead"})
+"""Statuses of a target that no longer stands (the benchmark sends a fresh one in)."""
+
+
 def _sw_attack(system: Any, world: World, dice: DiceSource) -> Callable[[], object]:
     """An automatic weapon at RoF 3 on three targets, then every damage roll, applied.
 
@@ -192,8 +197,18 @@ def _sw_attack(system: Any, world: World, dice: DiceSource) -> Callable[[], obje
     'take the hit' button of a damage card that left a hit pending (a Wild
     Card could soak it), so the next damage roll of the attack is not refused.
     A refusal (a hit whose target already fell) moves on to the next button.
+
+    The world is fed forward from burst to burst, as a fight goes on: the targets keep
+    their Shaken and Wounds (so what is remembered by a target's state meets the states
+    play meets), the world's ids go on (a new attack and hit id each burst). Between
+    bursts, as a table would between fights: a target that fell is replaced by a fresh
+    one (its starting actor), and a shooter left without a full burst of ammunition gets
+    its starting magazine back.
     """
     shooter, weapon, targets = _sw_burst_setup(system, world)
+    start = {actor_id: world.actors[actor_id] for actor_id in (shooter, *targets)}
+    burst = ROF_AMMO[3]  # the rounds a RoF 3 burst spends
+    current = [world]
 
     def press(current: World, cards: tuple[Any, ...]) -> World:
         for card in cards:
@@ -211,9 +226,17 @@ def _sw_attack(system: Any, world: World, dice: DiceSource) -> Callable[[], obje
         return current
 
     def step() -> object:
+        now = current[0]
+        for target in targets:
+            if not SW_OUT.isdisjoint(now.actors[target].statuses):
+                now = now.with_actor(start[target])
+        ammo = now.actors[shooter].state.get("ammo", {})
+        if int(ammo.get(weapon, 0)) < burst:
+            now = now.with_actor(start[shooter])
         attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, by_gm=True)
-        resolution = system.resolve(world, system.check_action(world, attack), dice)
-        return press(system.apply(world, resolution), resolution.cards)
+        resolution = system.resolve(now, system.check_action(now, attack), dice)
+        current[0] = press(system.apply(now, resolution), resolution.cards)
+        return current[0]
 
     return step
 
