@@ -65,7 +65,7 @@ from rules.savage_worlds.act_attack import (
     _weapon_plan,
 )
 from rules.savage_worlds.attacks import prone_extra, recoil_applies, strength_shortfall
-from rules.savage_worlds.shared import roll_ace, roll_aces, set_aside
+from rules.savage_worlds.shared import SHEET_TABLE_SIZE, roll_ace, roll_aces, set_aside
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import COMBAT, OUT, TRACKER
 from rules.savage_worlds.tables import (
@@ -83,7 +83,7 @@ from rules.savage_worlds.tables import (
     WILD_DIE,
 )
 
-PLANS_SIZE = 512
+PLANS_SIZE = SHEET_TABLE_SIZE
 """Attack plans remembered (oldest dropped first); each holds a sheet and a few small records."""
 
 _PLANS: dict[tuple[Any, ...], AttackPlan | None] = {}

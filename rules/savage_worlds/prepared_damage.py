@@ -61,12 +61,19 @@ from rules.savage_worlds.act_damage import (
     _toughness,
     pending_buttons,
 )
-from rules.savage_worlds.shared import line, remember, roll_ace, roll_aces, sheet_weapon
+from rules.savage_worlds.shared import (
+    SHEET_TABLE_SIZE,
+    line,
+    remember,
+    roll_ace,
+    roll_aces,
+    sheet_weapon,
+)
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import OUT, TRACKER
 from rules.savage_worlds.tables import JOKER_BONUS, RAISE
 
-OUTCOMES_SIZE = 4096
+OUTCOMES_SIZE = 2048
 """Remembered outcomes (oldest dropped first); each is a few shared lines and a small change."""
 
 Change = tuple[dict[str, Any], frozenset[str], frozenset[str]] | None
@@ -303,7 +310,7 @@ def resolve_damage(
     )
 
 
-PLANS_SIZE = 1024
+PLANS_SIZE = SHEET_TABLE_SIZE
 """Damage plans remembered (oldest dropped first); each holds two sheets and at most
 :data:`SHOWN_SIZE` outcomes."""
 SHOWN_SIZE = 64
