@@ -8,7 +8,7 @@ the head lines (raise, bonus, damage against Toughness) per damage total.
 
 What the hit then does to its victim (the result lines, whether the hit waits for a soak, the
 victim's new wounds and statuses) depends only on plain values: the victim's id, name, owner,
-statuses, wounds and bennies, its parsed sheet, the GM's bennies, the settings object, and
+statuses, wounds and bennies, its sheet's Wild Card and side, the GM's bennies, the settings object, and
 the comparison's result (wounds, Shaken, from Shaken). Those values key an :data:`_OUTCOMES`
 entry shared by every attacker; the first roll with that key fills it from the whole way
 (:func:`rules.savage_worlds.act_damage.resolve_damage` run with the very dice this roll drew),
@@ -77,10 +77,10 @@ OUTCOMES_SIZE = 2048
 """Remembered outcomes (oldest dropped first); each is a few shared lines and a small change."""
 
 Change = tuple[dict[str, Any], frozenset[str], frozenset[str]] | None
-Remembered = tuple[tuple[Line, ...], Outcome | None, bool, Change, tuple[Any, ...]]
-"""The lines after the damage line (damage rolls) or all of them (applied hits), the outcome,
-whether the hit waits, the victim's change (state, statuses added, removed), and what the key
-holds alive (sheet, settings)."""
+Remembered = tuple[tuple[Line, ...], Outcome | None, bool, Change, Mapping[str, Any]]
+"""The lines after the line naming the damage, the outcome, whether the hit waits, the
+victim's change (state, statuses added, removed), and the settings object the key names by
+identity (held, so its id is not reused)."""
 
 _OUTCOMES: dict[tuple[Any, ...], Remembered | None] = {}
 
@@ -232,7 +232,8 @@ def resolve_damage(
         statuses,
         state.get("wounds", 0),
         state.get("bennies", 0),
-        id(vsheet),
+        vsheet.wild_card,
+        vsheet.side,
         data.get("gm_bennies", 0),
         id(settings),
         wounds,
@@ -244,13 +245,13 @@ def resolve_damage(
         known = found is not None or outcome_key in _OUTCOMES
     except TypeError:  # an unhashable value: the whole way, never remembered
         found, known = None, True
-    if found is not None and (found[4][0] is not vsheet or found[4][1] is not settings):
+    if found is not None and found[4] is not settings:
         known = False
     if not known:
         resolution = act_damage.resolve_damage(
             world, action, _Replay(_faces(thrown), dice), settings
         )
-        _remember(outcome_key, _tail(resolution, target, len(thrown), len(head), vsheet, settings))
+        _remember(outcome_key, _tail(resolution, target, len(thrown), len(head), settings))
         return resolution
     if found is None:  # not covered (it rolls dice of its own): the whole way
         return act_damage.resolve_damage(world, action, _Replay(_faces(thrown), dice), settings)
@@ -393,7 +394,6 @@ def _tail(
     target: str,
     thrown: int,
     skip: int,
-    victim_sheet: Sheet,
     settings: Mapping[str, Any],
 ) -> Remembered | None:
     """What a damage card of the whole way shows after its damage line, to build the next ones
@@ -406,7 +406,7 @@ def _tail(
     )
     if not ok or len(card.dice) != thrown:
         return None
-    return (card.sections[0].lines[skip:], card.outcome, waits, change, (victim_sheet, settings))
+    return (card.sections[0].lines[skip:], card.outcome, waits, change, settings)
 
 
 def _head(plan: DamagePlan, raise_: bool, damage: int, name: str) -> tuple[Line, ...]:
@@ -463,7 +463,8 @@ def resolve_apply(
             victim.owner,
             victim.statuses,
             state.get("wounds", 0),
-            id(vsheet),
+            vsheet.wild_card,
+            vsheet.side,
             id(settings),
             hit["wounds"],
             hit["soaked"],
@@ -474,7 +475,7 @@ def resolve_apply(
         known = found is not None or key in _OUTCOMES
     except TypeError:
         return act_soak.resolve_apply(world, action, dice, settings)
-    if found is not None and (found[4][0] is not vsheet or found[4][1] is not settings):
+    if found is not None and found[4] is not settings:
         known = False
     if not known:
         resolution = act_soak.resolve_apply(world, action, dice, settings)
@@ -482,7 +483,7 @@ def resolve_apply(
         ok, change = _victim_change(resolution, action.actor_id, ("pending",))
         if ok and not card.dice:
             tail = card.sections[0].lines[1:]  # after the line of the damage applied
-            _remember(key, (tail, card.outcome, False, change, (vsheet, settings)))
+            _remember(key, (tail, card.outcome, False, change, settings))
         else:
             _remember(key, None)
         return resolution
