@@ -16,6 +16,7 @@ import json
 import queue
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -571,28 +572,17 @@ class AsyncStore:
     ) -> asyncio.Future[list[StoreError | None]]:
         """Hand one group to the writer thread; the future completes on this loop."""
         if self._writer is None:
+            # The thread holds the queue only (each group brings its store call), and
+            # ends when this AsyncStore is closed or garbage-collected: a store nobody
+            # closed (tests) still lets its connections go.
             self._writer = threading.Thread(
-                target=self._write_groups, name="vtt-store-writer", daemon=True
+                target=_write_groups, args=(self._groups,), name="vtt-store-writer", daemon=True
             )
             self._writer.start()
+            weakref.finalize(self, self._groups.put, None)
         done: asyncio.Future[list[StoreError | None]] = loop.create_future()
-        self._groups.put(_Group(items, loop, done))
+        self._groups.put(_Group(items, self.sync.append_many, loop, done))
         return done
-
-    def _write_groups(self) -> None:
-        """The writer thread: one group after another, each answered with one call into
-        its event loop's thread."""
-        while True:
-            group = self._groups.get()
-            if group is None:
-                return
-            outcome: list[StoreError | None] | BaseException
-            try:
-                outcome = self.sync.append_many(group.items)
-            except Exception as exc:  # reported on the loop, where the futures live
-                outcome = exc
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for it
-                group.loop.call_soon_threadsafe(_answer, group.done, outcome)
 
     async def find_request(self, world_id: str, request_id: str) -> EventRow | None:
         """The event a request id made: read on this thread for SQLite (no thread hop),
@@ -624,8 +614,26 @@ class _Group:
     """One group commit on its way to the writer thread."""
 
     items: list[tuple[str, NewEvent, dict[str, Any] | str]]
+    write: Callable[[list[tuple[str, NewEvent, dict[str, Any] | str]]], list[StoreError | None]]
     loop: asyncio.AbstractEventLoop
     done: asyncio.Future[list[StoreError | None]]
+
+
+def _write_groups(groups: queue.SimpleQueue[_Group | None]) -> None:
+    """The writer thread: one group after another, each answered with one call into its
+    event loop's thread; ``None`` ends it."""
+    while True:
+        group = groups.get()
+        if group is None:
+            return
+        outcome: list[StoreError | None] | BaseException
+        try:
+            outcome = group.write(group.items)
+        except Exception as exc:  # reported on the loop, where the futures live
+            outcome = exc
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for it
+            group.loop.call_soon_threadsafe(_answer, group.done, outcome)
+        del group, outcome  # nothing of a written group stays alive while waiting
 
 
 def _answer(

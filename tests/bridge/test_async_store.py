@@ -136,3 +136,16 @@ def test_settle_collector_freezes_the_heap_and_raises_the_thresholds(collector: 
     settle_collector()
     assert gc.get_threshold() == SERVER_GC_THRESHOLDS
     assert gc.get_freeze_count() > 0
+
+
+async def test_a_store_nobody_closed_lets_its_writer_go(tmp_path: Path) -> None:
+    """The writer thread does not keep an unclosed AsyncStore (and its connections)
+    alive: once the store is garbage, the thread ends."""
+    store = AsyncStore(sqlite_with(tmp_path, 1))
+    await store.append("w0", event(1, "r1"), STATE)
+    writer = store._writer
+    assert writer is not None and writer.is_alive()
+    del store
+    gc.collect()
+    writer.join(timeout=30)  # a bound, not a timing assertion: it ends at once
+    assert not writer.is_alive()
