@@ -115,14 +115,63 @@ frozen records between results (the o3d10 rules keep every finished throw and th
 each kept face shows), and their JSON is only ever read or encoded, never changed."""
 
 
+_DICE_BY_VALUE: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+_SECTIONS_BY_TEXTS: dict[tuple[Any, ...], tuple[tuple[Section, ...], list[dict[str, Any]]]] = {}
+
+
 @by_identity(PART_MEMO_SIZE)
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
-    return [die_to_json(d) for d in dice]
+    """The dice's JSON, also remembered by their values (and types): rules that build a
+    new throw each roll (Savage Worlds) show the same few throws again, and the same JSON
+    object lets every later memo keyed by it (the renderer's parts) hit at once."""
+    try:
+        key = tuple(
+            (d.sides, type(d.sides), d.faces, d.role, d.kept, type(d.kept), d.group, type(d.group))
+            for d in dice
+        )
+        found = _DICE_BY_VALUE.get(key)
+    except TypeError:  # a value that cannot be a key: encoded as it is
+        return [die_to_json(d) for d in dice]
+    if found is None:
+        found = [die_to_json(d) for d in dice]
+        if len(_DICE_BY_VALUE) >= PART_MEMO_SIZE:
+            _DICE_BY_VALUE.clear()
+        _DICE_BY_VALUE[key] = found
+    return found
 
 
 @by_identity(PART_MEMO_SIZE)
 def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
-    return [_section_to_json(s) for s in sections]
+    """The sections' JSON, also remembered by the identity of their texts (which the rules
+    share, see ``text_to_json``) and their plain values: rules that build new sections
+    each roll from shared lines encode each combination once. The entry holds the
+    sections, which hold those texts, so their ids are not reused while it lives."""
+    try:
+        key = tuple(
+            (
+                id(section.title),
+                tuple(
+                    (
+                        id(line.label),
+                        id(line.value)
+                        if isinstance(line.value, Text)
+                        else (line.value, type(line.value)),
+                    )
+                    for line in section.lines
+                ),
+            )
+            for section in sections
+        )
+        hit = _SECTIONS_BY_TEXTS.get(key)
+    except TypeError:
+        return [_section_to_json(s) for s in sections]
+    if hit is not None:
+        return hit[1]
+    made = [_section_to_json(s) for s in sections]
+    if len(_SECTIONS_BY_TEXTS) >= PART_MEMO_SIZE:
+        _SECTIONS_BY_TEXTS.clear()
+    _SECTIONS_BY_TEXTS[key] = (sections, made)
+    return made
 
 
 @by_identity(PART_MEMO_SIZE)
