@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +42,7 @@ from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
 from bridge.transport import UncompressedWebSocket, VttServer, disconnect_all, wait_writable
 from bridge.worlds import WorldRuntime, now
+from protocol.v1.digest import payload_digest
 from protocol.v1.errors import error_message
 from protocol.v1.limits import check_payload
 from protocol.v1.parse import ParseError, parse_request
@@ -81,12 +80,9 @@ class Connection:
     bucket: Bucket = field(default_factory=lambda: Bucket(DEFAULT_RATE))
 
 
-_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
 def payload_hash(event: str, payload: Any) -> str:
-    canonical = _CANONICAL.encode([event, payload])
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """The digest idempotency compares (protocol/v1/digest.py: the same canonical text)."""
+    return payload_digest(event, payload)
 
 
 class Bridge:
