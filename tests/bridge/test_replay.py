@@ -283,3 +283,51 @@ def test_a_second_pushes_key_is_not_taken_for_the_line_s_own() -> None:
     assert json.loads(edited[target])["pushes"] == changed
     (divergence,) = replay(load_session(edited, REGISTRY), REGISTRY).divergences
     assert divergence.field == "pushes.0.card.outcome.margin"
+
+
+def test_pushes_text_with_remembered_parts_is_the_sorted_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The produced pushes' text, with the cards' dice and sections taken from the part
+    memo, is byte for byte their sorted JSON; a recorded die or line that differs from the
+    produced one (its shared part already remembered) is still a divergence."""
+    import orjson
+
+    import bridge.replay as replay_module
+
+    lines = _long_session(40)
+    seen: list[list[dict[str, Any]]] = []
+    recorded_as = replay_module._recorded_as
+
+    def keeping(text: str, pushes: list[dict[str, Any]]) -> bool:
+        seen.append(pushes)
+        return recorded_as(text, pushes)
+
+    monkeypatch.setattr(replay_module, "_recorded_as", keeping)
+    session = load_session(lines, REGISTRY)
+    assert replay(session, REGISTRY).divergences == []
+    first = [p for p in seen if p]
+    seen.clear()
+    assert replay(session, REGISTRY).divergences == []  # the same shared parts again
+    second = [p for p in seen if p]
+    assert [id(p[0]["card"]["dice"]) for p in second] == [id(p[0]["card"]["dice"]) for p in first]
+    assert all(id(p[0]["card"]["dice"]) in replay_module._FRAGMENTS for p in second)
+    for pushes in first + second:
+        assert replay_module._sorted_text(pushes) == orjson.dumps(
+            pushes, option=orjson.OPT_SORT_KEYS
+        )
+    for field, edit in (("dice", "faces"), ("sections", "lines")):
+        target = next(i for i, line in enumerate(lines[1:], 1) if json.loads(line)["pushes"])
+        event = json.loads(lines[target])
+        part = event["pushes"][0]["card"][field]
+        if field == "dice":
+            part[0]["faces"][0] = part[0]["faces"][0] % 10 + 1
+        else:
+            part[0]["lines"].append({"label": {"key": "x", "params": {}}, "value": None})
+        edited = list(lines)
+        edited[target] = json.dumps(
+            event, sort_keys=True, ensure_ascii=False, separators=(",", ":")
+        )
+        divergences = replay(load_session(edited, REGISTRY), REGISTRY).divergences
+        assert [d.index for d in divergences] == [target], edit
+        assert divergences[0].field.startswith(f"pushes.0.card.{field}"), divergences[0].field
