@@ -115,15 +115,34 @@ frozen records between results (the o3d10 rules keep every finished throw and th
 each kept face shows), and their JSON is only ever read or encoded, never changed."""
 
 
-_DICE_BY_VALUE: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
-_SECTIONS_BY_TEXTS: dict[tuple[Any, ...], tuple[tuple[Section, ...], list[dict[str, Any]]]] = {}
+_Parts = tuple[Any, list[dict[str, Any]]]
+_DICE_BY_VALUE: dict[tuple[Any, ...], _Parts] = {}
+_DICE_BY_ID: dict[int, _Parts] = {}
+_SECTIONS_BY_TEXTS: dict[tuple[Any, ...], _Parts] = {}
+_SECTIONS_BY_ID: dict[int, _Parts] = {}
 
 
-@by_identity(PART_MEMO_SIZE)
+def _remember(
+    by_value: dict[Any, _Parts], by_id: dict[int, _Parts], key: Any, made: _Parts
+) -> None:
+    """A new part's JSON, under its value key and the identity of the first object that
+    had it (both dicts emptied together, so an identity entry's object is always held)."""
+    if len(by_value) >= PART_MEMO_SIZE:
+        by_value.clear()
+        by_id.clear()
+    by_value[key] = made
+    by_id[id(made[0])] = made
+
+
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
-    """The dice's JSON, also remembered by their values (and types): rules that build a
-    new throw each roll (Savage Worlds) show the same few throws again, and the same JSON
-    object lets every later memo keyed by it (the renderer's parts) hit at once."""
+    """The dice's JSON, remembered by their values (and types), and by the identity of the
+    first tuple that had them: the o3d10 rules share finished throws (found by identity),
+    Savage Worlds builds a new throw each roll but shows the same few again (found by
+    value, the new tuple not remembered). The same JSON object lets every later memo keyed
+    by it (the renderer's parts) hit at once; it is only ever read or encoded."""
+    hit = _DICE_BY_ID.get(id(dice))
+    if hit is not None and hit[0] is dice:
+        return hit[1]
     try:
         key = tuple(
             (d.sides, type(d.sides), d.faces, d.role, d.kept, type(d.kept), d.group, type(d.group))
@@ -133,19 +152,19 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
     except TypeError:  # a value that cannot be a key: encoded as it is
         return [die_to_json(d) for d in dice]
     if found is None:
-        found = [die_to_json(d) for d in dice]
-        if len(_DICE_BY_VALUE) >= PART_MEMO_SIZE:
-            _DICE_BY_VALUE.clear()
-        _DICE_BY_VALUE[key] = found
-    return found
+        found = (dice, [die_to_json(d) for d in dice])
+        _remember(_DICE_BY_VALUE, _DICE_BY_ID, key, found)
+    return found[1]
 
 
-@by_identity(PART_MEMO_SIZE)
 def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
-    """The sections' JSON, also remembered by the identity of their texts (which the rules
-    share, see ``text_to_json``) and their plain values: rules that build new sections
-    each roll from shared lines encode each combination once. The entry holds the
-    sections, which hold those texts, so their ids are not reused while it lives."""
+    """The sections' JSON, remembered by the identity of their texts (which the rules
+    share, see ``text_to_json``) and their plain values, and by the identity of the first
+    tuple that had them (as dice). The entry holds that tuple, which holds those texts, so
+    their ids are not reused while it lives."""
+    hit = _SECTIONS_BY_ID.get(id(sections))
+    if hit is not None and hit[0] is sections:
+        return hit[1]
     try:
         key = tuple(
             (
@@ -162,16 +181,13 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
             )
             for section in sections
         )
-        hit = _SECTIONS_BY_TEXTS.get(key)
+        found = _SECTIONS_BY_TEXTS.get(key)
     except TypeError:
         return [_section_to_json(s) for s in sections]
-    if hit is not None:
-        return hit[1]
-    made = [_section_to_json(s) for s in sections]
-    if len(_SECTIONS_BY_TEXTS) >= PART_MEMO_SIZE:
-        _SECTIONS_BY_TEXTS.clear()
-    _SECTIONS_BY_TEXTS[key] = (sections, made)
-    return made
+    if found is None:
+        found = (sections, [_section_to_json(s) for s in sections])
+        _remember(_SECTIONS_BY_TEXTS, _SECTIONS_BY_ID, key, found)
+    return found[1]
 
 
 @by_identity(PART_MEMO_SIZE)
