@@ -138,52 +138,13 @@ def _recorded_as(text: str, pushes: list[dict[str, Any]]) -> bool:
     holds ``"pushes":`` unescaped; a second ``pushes`` key (the last one counts when the
     line is read) sends the line to the value comparison too."""
     try:
-        body = _sorted_text(pushes).decode()
+        body = orjson.dumps(pushes, option=_SORTED).decode()
     except TypeError:
         return False
     start = text.find('"pushes":') + 9
     return (
         start > 8 and text.startswith(body, start) and text.find('"pushes":', start + len(body)) < 0
     )
-
-
-_FRAGMENTS: dict[int, tuple[Any, orjson.Fragment]] = {}
-_FRAGMENTS_LIMIT = 8192
-
-
-def _sorted_fragment(part: Any) -> orjson.Fragment:
-    """A card's dice or sections as sorted compact JSON, remembered by the part's identity:
-    the card JSON shares those parts between events (``bridge.serialize``), and nothing
-    changes them once built. The entry holds the part, so its id is not reused."""
-    key = id(part)
-    hit = _FRAGMENTS.get(key)
-    if hit is not None and hit[0] is part:
-        return hit[1]
-    made = orjson.Fragment(orjson.dumps(part, option=_SORTED))
-    if len(_FRAGMENTS) >= _FRAGMENTS_LIMIT:
-        _FRAGMENTS.clear()
-    _FRAGMENTS[key] = (part, made)
-    return made
-
-
-def _sorted_text(pushes: list[dict[str, Any]]) -> bytes:
-    """``orjson.dumps(pushes, option=OPT_SORT_KEYS)``, the cards' dice and sections taken
-    already encoded (``_sorted_fragment``): the same bytes, as a fragment is written as it
-    is and was itself encoded with its keys sorted."""
-    shadow: list[Any] = []
-    for push in pushes:
-        card = push.get("card")
-        if (
-            push.get("type") == "chat_card"
-            and type(card) is dict
-            and type(card.get("dice")) is list
-            and type(card.get("sections")) is list
-        ):
-            dice = _sorted_fragment(card["dice"])
-            sections = _sorted_fragment(card["sections"])
-            push = {**push, "card": {**card, "dice": dice, "sections": sections}}
-        shadow.append(push)
-    return orjson.dumps(shadow, option=_SORTED)
 
 
 def _faces(pushes: list[dict[str, Any]]) -> list[Any]:
