@@ -10,7 +10,6 @@ card is rendered once per locale in use and GM-only cards never reach players.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,7 +39,13 @@ from bridge.pipeline import Flight, WorldPipe
 from bridge.render import Renderer
 from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
-from bridge.transport import UncompressedWebSocket, VttServer, disconnect_all, wait_writable
+from bridge.transport import (
+    UncompressedWebSocket,
+    VttServer,
+    disconnect_all,
+    settle_collector,
+    wait_writable,
+)
 from bridge.worlds import WorldRuntime, now
 from protocol.v1.digest import payload_digest
 from protocol.v1.errors import error_message
@@ -741,7 +746,8 @@ def create_app(
     ``freeze_gc`` (the ``serve`` command): once started, everything alive (modules, the
     rules' tables, the registry) is moved out of the cyclic garbage collector's way
     (:func:`gc.freeze`): a full collection no longer walks those ~80k objects, which
-    took ~55 ms each under load (a pause every few seconds that showed in the p99).
+    took ~55 ms each under load (a pause every few seconds that showed in the p99); and
+    the collector runs less often (:func:`bridge.transport.settle_collector`).
     Not for tests, which start many apps in one process."""
     bridge = Bridge(
         store,
@@ -775,8 +781,7 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         if freeze_gc:
-            gc.collect()
-            gc.freeze()
+            settle_collector()
 
     async def on_shutdown(app: web.Application) -> None:
         await bridge.drain()

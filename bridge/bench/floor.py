@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import signal
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 import socketio
 from aiohttp import web
 
-from bridge.transport import UncompressedWebSocket
+from bridge.transport import UncompressedWebSocket, settle_collector
 
 NS = "/vtt"
 Captured = dict[str, dict[str, dict[str, Any]]]
@@ -76,8 +75,7 @@ async def main(port: int, captured_file: Path) -> None:
     captured = json.loads(captured_file.read_text("utf-8"))
     runner = web.AppRunner(create_floor(captured), handle_signals=False)
     await runner.setup()
-    gc.collect()
-    gc.freeze()  # as ``vtt-bridge serve`` does (bridge.server.create_app): same runtime
+    settle_collector()  # as ``vtt-bridge serve`` does (bridge.server.create_app): same runtime
     site = web.TCPSite(runner, "127.0.0.1", port)
     await site.start()
     sockets = getattr(site._server, "sockets", None) or []

@@ -37,6 +37,7 @@ from bridge.bench.net import O3D10_ROLL, SW_ROLL
 from bridge.engine import Session
 from bridge.server import Bridge, Connection
 from bridge.store import AsyncStore, SQLiteStore
+from bridge.transport import settle_collector
 from bridge.worlds import create_world
 from rules.registry import default_registry
 
@@ -49,10 +50,11 @@ async def measure(
     """Microseconds of CPU per request, one figure per slice: the whole process, and
     the event loop's thread alone (the rest is the store's thread).
 
-    ``freeze``: as ``vtt-bridge serve`` does once started (``create_app(freeze_gc=True)``),
-    everything alive before the worlds load (modules, the rules' tables, the registry) is
-    moved out of the cyclic collector's way; without it every full collection walks those
-    ~80k objects again, a cost the served bridge does not pay."""
+    ``freeze``: as ``vtt-bridge serve`` does once started
+    (:func:`bridge.transport.settle_collector`), everything alive before the worlds load
+    (modules, the rules' tables, the registry) is moved out of the cyclic collector's way
+    and its thresholds are raised; without it the collector runs as in a fresh process,
+    which the served bridge does not. Both are put back at the end."""
     loop_cpu: list[float] = []
     registry = default_registry()
     with tempfile.TemporaryDirectory() as folder:
@@ -64,9 +66,9 @@ async def measure(
         ]
         store = AsyncStore(sync)
         bridge = Bridge(store, registry)
+        thresholds = gc.get_threshold()
         if freeze:
-            gc.collect()
-            gc.freeze()
+            settle_collector()
         connections: list[Connection] = []
         for world_id in ids:
             runtime = await bridge.runtime(world_id)
@@ -103,6 +105,7 @@ async def measure(
         await store.close()
         if freeze:
             gc.unfreeze()
+            gc.set_threshold(*thresholds)
     return figures, loop_cpu
 
 

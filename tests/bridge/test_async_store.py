@@ -1,0 +1,151 @@
+"""AsyncStore's group commit: the writer thread, the gathering of a group, failures, close."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bridge.store import AsyncStore, NewEvent, SQLiteStore, StoreError
+from bridge.transport import SERVER_GC_THRESHOLDS, settle_collector
+
+STATE = {"id": "w", "name": "w", "system": "o3d10", "settings": {}, "actors": {}, "data": {}}
+
+
+def event(seq: int, request: str) -> NewEvent:
+    return NewEvent(seq, request, "roll", "ana", "gm", {"n": seq}, "h", [[10, 1]], [], None, "now")
+
+
+def sqlite_with(path: Path, worlds: int) -> SQLiteStore:
+    store = SQLiteStore(path / "s.sqlite3")
+    for i in range(worlds):
+        store.create_world(f"w{i}", f"w{i}", "o3d10", f"g{i}", f"p{i}", STATE, "now")
+    return store
+
+
+class Counting:
+    """Wraps ``append_many`` to count the groups and the threads that wrote them."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.groups: list[int] = []
+        self.threads: set[str] = set()
+        self.original = store.append_many
+        store.append_many = self  # type: ignore[method-assign,assignment]
+
+    def __call__(self, items: list[tuple[str, NewEvent, str]]) -> list[StoreError | None]:
+        self.groups.append(len(items))
+        self.threads.add(threading.current_thread().name)
+        return self.original(items)  # type: ignore[arg-type]
+
+
+async def test_requests_on_their_way_share_the_group(tmp_path: Path) -> None:
+    """Events that reach the store a few loop iterations apart (as requests read from
+    sockets one after another do) are written in one group, on the writer thread."""
+    sync = sqlite_with(tmp_path, 30)
+    counting = Counting(sync)
+    store = AsyncStore(sync)
+
+    async def request(index: int) -> None:
+        for _ in range(index % 3):
+            await asyncio.sleep(0)
+        await store.append(f"w{index}", event(1, f"r{index}"), STATE)
+
+    await asyncio.gather(*(request(i) for i in range(30)))
+    assert sum(counting.groups) == 30 and len(counting.groups) < 30, counting.groups
+    assert counting.threads == {"vtt-store-writer"}
+    assert store.commits == len(counting.groups)
+    assert all(sync.load_world(f"w{i}").seq == 1 for i in range(30))  # type: ignore[union-attr]
+    await store.close()
+
+
+async def test_a_lone_event_is_written_without_waiting_for_company(tmp_path: Path) -> None:
+    sync = sqlite_with(tmp_path, 1)
+    counting = Counting(sync)
+    store = AsyncStore(sync)
+    for seq in range(1, 4):
+        await store.append("w0", event(seq, f"r{seq}"), STATE)
+    assert counting.groups == [1, 1, 1]
+    await store.close()
+
+
+async def test_a_failing_writer_fails_its_group_and_keeps_writing(tmp_path: Path) -> None:
+    """If the store call itself raises (not a per-item StoreError), every event of the
+    group gets a StoreError and nothing was acknowledged; the next group is written."""
+    sync = sqlite_with(tmp_path, 2)
+    original = sync.append_many
+    calls: list[int] = []
+
+    def failing_once(items: list[tuple[str, NewEvent, str]]) -> list[StoreError | None]:
+        calls.append(len(items))
+        if len(calls) == 1:
+            raise RuntimeError("disk on fire")
+        return original(items)  # type: ignore[arg-type]
+
+    sync.append_many = failing_once  # type: ignore[method-assign,assignment]
+    store = AsyncStore(sync)
+    results = await asyncio.gather(
+        store.append("w0", event(1, "a"), STATE),
+        store.append("w1", event(1, "b"), STATE),
+        return_exceptions=True,
+    )
+    assert [type(r) for r in results] == [StoreError, StoreError]
+    assert "disk on fire" in str(results[0])
+    assert sync.load_world("w0").seq == 0  # type: ignore[union-attr]
+    await store.append("w0", event(1, "a"), STATE)
+    assert sync.load_world("w0").seq == 1  # type: ignore[union-attr]
+    await store.close()
+
+
+async def test_close_writes_what_was_submitted_and_stops_the_writer(tmp_path: Path) -> None:
+    sync = sqlite_with(tmp_path, 3)
+    store = AsyncStore(sync)
+    futures = [store.submit(f"w{i}", event(1, f"r{i}"), STATE) for i in range(3)]
+    await store.close()
+    assert all(f.done() and f.exception() is None for f in futures)
+    assert not any(t.name == "vtt-store-writer" for t in threading.enumerate())
+    reopened = SQLiteStore(tmp_path / "s.sqlite3")
+    assert [reopened.load_world(f"w{i}").seq for i in range(3)] == [1, 1, 1]  # type: ignore[union-attr]
+    reopened.close()
+
+
+async def test_a_per_item_error_stays_with_its_item(tmp_path: Path) -> None:
+    sync = sqlite_with(tmp_path, 2)
+    store = AsyncStore(sync)
+    results = await asyncio.gather(
+        store.append("w0", event(1, "a"), STATE),
+        store.append("w1", event(5, "b"), STATE),  # not the next seq of w1
+        return_exceptions=True,
+    )
+    assert results[0] is None and isinstance(results[1], StoreError)
+    await store.close()
+
+
+@pytest.fixture
+def collector() -> Iterator[None]:
+    thresholds = gc.get_threshold()
+    yield None
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+def test_settle_collector_freezes_the_heap_and_raises_the_thresholds(collector: None) -> None:
+    settle_collector()
+    assert gc.get_threshold() == SERVER_GC_THRESHOLDS
+    assert gc.get_freeze_count() > 0
+
+
+async def test_a_store_nobody_closed_lets_its_writer_go(tmp_path: Path) -> None:
+    """The writer thread does not keep an unclosed AsyncStore (and its connections)
+    alive: once the store is garbage, the thread ends."""
+    store = AsyncStore(sqlite_with(tmp_path, 1))
+    await store.append("w0", event(1, "r1"), STATE)
+    writer = store._writer
+    assert writer is not None and writer.is_alive()
+    del store
+    gc.collect()
+    writer.join(timeout=30)  # a bound, not a timing assertion: it ends at once
+    assert not writer.is_alive()
