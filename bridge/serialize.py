@@ -122,24 +122,21 @@ _SECTIONS_BY_TEXTS: dict[tuple[Any, ...], _Parts] = {}
 _SECTIONS_BY_ID: dict[int, _Parts] = {}
 
 
-def _remember(
-    by_value: dict[Any, _Parts], by_id: dict[int, _Parts], key: Any, made: _Parts
-) -> None:
-    """A new part's JSON, under its value key and the identity of the first object that
-    had it (both dicts emptied together, so an identity entry's object is always held)."""
-    if len(by_value) >= PART_MEMO_SIZE:
-        by_value.clear()
+def _remember(by_id: dict[int, _Parts], part: Any, made: list[dict[str, Any]]) -> None:
+    """``made`` (the JSON of ``part``) remembered by the part's identity; the entry holds
+    the part, so its id is not reused while the entry lives. Past the bound the dict is
+    emptied (no per-entry eviction: most misses are one-shot tuples)."""
+    if len(by_id) >= PART_MEMO_SIZE:
         by_id.clear()
-    by_value[key] = made
-    by_id[id(made[0])] = made
+    by_id[id(part)] = (part, made)
 
 
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
-    """The dice's JSON, remembered by their values (and types), and by the identity of the
-    first tuple that had them: the o3d10 rules share finished throws (found by identity),
-    Savage Worlds builds a new throw each roll but shows the same few again (found by
-    value, the new tuple not remembered). The same JSON object lets every later memo keyed
-    by it (the renderer's parts) hit at once; it is only ever read or encoded."""
+    """The dice's JSON, remembered by the tuple's identity and by the dice's values (and
+    types): the o3d10 rules share finished throws (found by identity), Savage Worlds
+    builds a new throw each roll but shows the same few again (found by value). The same
+    JSON object lets every later memo keyed by it (the renderer's parts) hit at once; it
+    is only ever read or encoded."""
     hit = _DICE_BY_ID.get(id(dice))
     if hit is not None and hit[0] is dice:
         return hit[1]
@@ -153,15 +150,18 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
         return [die_to_json(d) for d in dice]
     if found is None:
         found = (dice, [die_to_json(d) for d in dice])
-        _remember(_DICE_BY_VALUE, _DICE_BY_ID, key, found)
+        if len(_DICE_BY_VALUE) >= PART_MEMO_SIZE:
+            _DICE_BY_VALUE.clear()
+        _DICE_BY_VALUE[key] = found
+    _remember(_DICE_BY_ID, dice, found[1])
     return found[1]
 
 
 def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
-    """The sections' JSON, remembered by the identity of their texts (which the rules
-    share, see ``text_to_json``) and their plain values, and by the identity of the first
-    tuple that had them (as dice). The entry holds that tuple, which holds those texts, so
-    their ids are not reused while it lives."""
+    """The sections' JSON, remembered by the tuple's identity and by the identity of their
+    texts (which the rules share, see ``text_to_json``) and their plain values (as dice).
+    A texts entry holds the first tuple that had them, which holds those texts, so their
+    ids are not reused while it lives."""
     hit = _SECTIONS_BY_ID.get(id(sections))
     if hit is not None and hit[0] is sections:
         return hit[1]
@@ -186,7 +186,10 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
         return [_section_to_json(s) for s in sections]
     if found is None:
         found = (sections, [_section_to_json(s) for s in sections])
-        _remember(_SECTIONS_BY_TEXTS, _SECTIONS_BY_ID, key, found)
+        if len(_SECTIONS_BY_TEXTS) >= PART_MEMO_SIZE:
+            _SECTIONS_BY_TEXTS.clear()
+        _SECTIONS_BY_TEXTS[key] = found
+    _remember(_SECTIONS_BY_ID, sections, found[1])
     return found[1]
 
 
