@@ -184,18 +184,6 @@ def _combat(
     return _accepted(system, world, step.world, step.cards)
 
 
-def _authorize_actor(
-    system: RuleSystem, world: World, session: Session, actor_id: str, kind: str
-) -> Rejected | None:
-    spec = system.action_spec(kind)
-    if spec.gm_only and session.role != "gm":
-        return Rejected("gm_only", "action")
-    actor = world.actor(actor_id)
-    if session.role != "gm" and actor.owner != session.user:
-        return Rejected("not_your_actor", "actor")
-    return None
-
-
 def _resolve(
     system: RuleSystem, world: World, action: Action, dice: DiceSource
 ) -> tuple[World, Resolution]:
@@ -213,29 +201,33 @@ def _action(
     dice: DiceSource,
 ) -> Result:
     spec = system.action_spec(request.action)
-    if request.actor is None:
+    actor_id = request.actor
+    is_gm = session.role == "gm"
+    if actor_id is None:
         if not spec.gm_only:
             return Rejected("invalid_field", "actor")
-        if session.role != "gm":
+        if not is_gm:
             return Rejected("gm_only", "action")
     else:
-        world.actor(request.actor)
+        actor = world.actor(actor_id)
     if spec.event != event:
         return Rejected("wrong_event", "action", detail={"event": spec.event})
-    if request.actor is not None:
-        refused = _authorize_actor(system, world, session, request.actor, request.action)
-        if refused:
-            return refused
+    if actor_id is not None:
+        # The spec and the actor found above, not looked up again.
+        if spec.gm_only and not is_gm:
+            return Rejected("gm_only", "action")
+        if not is_gm and actor.owner != session.user:
+            return Rejected("not_your_actor", "actor")
     action = Action(
         request.action,
-        request.actor or "",
+        actor_id or "",
         dict(request.params),
         tuple(request.targets),
-        by_gm=session.role == "gm",
+        by_gm=is_gm,
         user=session.user,
     )
     whisper = request.whisper
-    if whisper is not None and session.role != "gm" and whisper != ["gm"]:
+    if whisper is not None and not is_gm and whisper != ["gm"]:
         return Rejected("gm_only", "whisper")
     new_world, resolution = _resolve(system, world, action, dice)
     accepted = _accepted(system, world, new_world, resolution.cards)

@@ -650,8 +650,10 @@ class Renderer:
                     "undone": bool(push.get("undone", False)),
                 }
                 out.append(("card_update", body))
+        if role == "gm":  # the GM sees every name: nothing to mask
+            return out
         hidden = {a.id: a.name for a in world.actors.values() if a.hidden}
-        if hidden and role != "gm":
+        if hidden:
             unknown = self._unknown(locale)
             names = {}
             for name in hidden.values():

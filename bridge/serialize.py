@@ -115,14 +115,82 @@ frozen records between results (the o3d10 rules keep every finished throw and th
 each kept face shows), and their JSON is only ever read or encoded, never changed."""
 
 
-@by_identity(PART_MEMO_SIZE)
+_Parts = tuple[Any, list[dict[str, Any]]]
+_DICE_BY_VALUE: dict[tuple[Any, ...], _Parts] = {}
+_DICE_BY_ID: dict[int, _Parts] = {}
+_SECTIONS_BY_TEXTS: dict[tuple[Any, ...], _Parts] = {}
+_SECTIONS_BY_ID: dict[int, _Parts] = {}
+
+
+def _remember(by_id: dict[int, _Parts], part: Any, made: list[dict[str, Any]]) -> None:
+    """``made`` (the JSON of ``part``) remembered by the part's identity; the entry holds
+    the part, so its id is not reused while the entry lives. Past the bound the dict is
+    emptied (no per-entry eviction: most misses are one-shot tuples)."""
+    if len(by_id) >= PART_MEMO_SIZE:
+        by_id.clear()
+    by_id[id(part)] = (part, made)
+
+
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
-    return [die_to_json(d) for d in dice]
+    """The dice's JSON, remembered by the tuple's identity and by the dice's values (and
+    types): the o3d10 rules share finished throws (found by identity), Savage Worlds
+    builds a new throw each roll but shows the same few again (found by value). The same
+    JSON object lets every later memo keyed by it (the renderer's parts) hit at once; it
+    is only ever read or encoded."""
+    hit = _DICE_BY_ID.get(id(dice))
+    if hit is not None and hit[0] is dice:
+        return hit[1]
+    try:
+        key = tuple(
+            (d.sides, type(d.sides), d.faces, d.role, d.kept, type(d.kept), d.group, type(d.group))
+            for d in dice
+        )
+        found = _DICE_BY_VALUE.get(key)
+    except TypeError:  # a value that cannot be a key: encoded as it is
+        return [die_to_json(d) for d in dice]
+    if found is None:
+        found = (dice, [die_to_json(d) for d in dice])
+        if len(_DICE_BY_VALUE) >= PART_MEMO_SIZE:
+            _DICE_BY_VALUE.clear()
+        _DICE_BY_VALUE[key] = found
+    _remember(_DICE_BY_ID, dice, found[1])
+    return found[1]
 
 
-@by_identity(PART_MEMO_SIZE)
 def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
-    return [_section_to_json(s) for s in sections]
+    """The sections' JSON, remembered by the tuple's identity and by the identity of their
+    texts (which the rules share, see ``text_to_json``) and their plain values (as dice).
+    A texts entry holds the first tuple that had them, which holds those texts, so their
+    ids are not reused while it lives."""
+    hit = _SECTIONS_BY_ID.get(id(sections))
+    if hit is not None and hit[0] is sections:
+        return hit[1]
+    try:
+        key = tuple(
+            (
+                id(section.title),
+                tuple(
+                    (
+                        id(line.label),
+                        id(line.value)
+                        if isinstance(line.value, Text)
+                        else (line.value, type(line.value)),
+                    )
+                    for line in section.lines
+                ),
+            )
+            for section in sections
+        )
+        found = _SECTIONS_BY_TEXTS.get(key)
+    except TypeError:
+        return [_section_to_json(s) for s in sections]
+    if found is None:
+        found = (sections, [_section_to_json(s) for s in sections])
+        if len(_SECTIONS_BY_TEXTS) >= PART_MEMO_SIZE:
+            _SECTIONS_BY_TEXTS.clear()
+        _SECTIONS_BY_TEXTS[key] = found
+    _remember(_SECTIONS_BY_ID, sections, found[1])
+    return found[1]
 
 
 @by_identity(PART_MEMO_SIZE)

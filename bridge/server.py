@@ -10,8 +10,6 @@ card is rendered once per locale in use and GM-only cards never reach players.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +47,7 @@ from bridge.transport import (
     wait_writable,
 )
 from bridge.worlds import WorldRuntime, now
+from protocol.v1.digest import payload_digest
 from protocol.v1.errors import error_message
 from protocol.v1.limits import check_payload
 from protocol.v1.parse import ParseError, parse_request
@@ -86,12 +85,9 @@ class Connection:
     bucket: Bucket = field(default_factory=lambda: Bucket(DEFAULT_RATE))
 
 
-_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
 def payload_hash(event: str, payload: Any) -> str:
-    canonical = _CANONICAL.encode([event, payload])
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """The digest idempotency compares (protocol/v1/digest.py: the same canonical text)."""
+    return payload_digest(event, payload)
 
 
 class Bridge:

@@ -163,6 +163,9 @@ class SQLiteStore:
         self._reader = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._reader.execute("PRAGMA busy_timeout=5000")
         self._reader_lock = threading.Lock()
+        # The state text this connection last committed for each world, and at which seq:
+        # an event that leaves the world as it was (most rolls) writes only its seq.
+        self._written: dict[str, tuple[str, int]] = {}
 
     def _migrate(self) -> None:
         with self._lock:
@@ -370,6 +373,7 @@ class SQLiteStore:
         """
         results: list[StoreError | None] = []
         with self._lock:
+            written = self._written
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -378,10 +382,11 @@ class SQLiteStore:
                 if self._write_group(items):
                     results = [None] * len(items)
                 else:
+                    before: dict[str, tuple[str, int] | None] = {}
                     for world_id, event, state in items:
                         self._db.execute("SAVEPOINT item")
                         try:
-                            self._write(world_id, event, state)
+                            self._write(world_id, event, state, before)
                         except (StoreError, sqlite3.Error, ValueError) as exc:
                             self._db.execute("ROLLBACK TO item")
                             self._db.execute("RELEASE item")
@@ -397,17 +402,54 @@ class SQLiteStore:
                 if isinstance(exc, sqlite3.Error | ValueError):
                     return [StoreError(str(exc)) for _ in items]
                 raise
+            if len(written) > _WRITTEN_LIMIT:
+                written.clear()
+            for (world_id, event, state), error in zip(items, results, strict=True):
+                if error is None:
+                    if isinstance(state, str):
+                        written[world_id] = (state, event.seq)
+                    else:
+                        written.pop(world_id, None)
         return results
+
+    def _state_unchanged(
+        self,
+        world_id: str,
+        event: NewEvent,
+        state: dict[str, Any] | str,
+        pending: dict[str, tuple[str, int] | None],
+    ) -> bool:
+        """Whether the world's row already holds ``state``: the same text was written for
+        it at the seq just before this event, by this connection (committed, or earlier in
+        this transaction: ``pending``). Then no other writer can have moved the row since,
+        as the update's own seq check holds only then."""
+        if not isinstance(state, str):
+            return False
+        before = pending[world_id] if world_id in pending else self._written.get(world_id)
+        return before is not None and before[1] == event.seq - 1 and before[0] == state
 
     def _write_group(self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]) -> bool:
         """Write every item with one statement per table; False (and nothing written) if
         any item would fail, so the caller writes them one by one to tell which."""
         self._db.execute("SAVEPOINT grouped")
         try:
-            updated = self._db.executemany(
-                "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
-                [(e.seq, _state_text(s), w, e.seq - 1) for w, e, s in items],
-            ).rowcount
+            updated = 0
+            # In item order (a world may have several events in the group), runs of events
+            # that leave their world's state as it was write the seq alone.
+            before: dict[str, tuple[str, int] | None] = {}
+            runs: list[tuple[bool, list[tuple[Any, ...]]]] = []
+            for w, e, s in items:
+                same = self._state_unchanged(w, e, s, before)
+                row = (e.seq, w, e.seq - 1) if same else (e.seq, _state_text(s), w, e.seq - 1)
+                before[w] = (s, e.seq) if isinstance(s, str) else None
+                if runs and runs[-1][0] == same:
+                    runs[-1][1].append(row)
+                else:
+                    runs.append((same, [row]))
+            for same, rows in runs:
+                updated += self._db.executemany(
+                    _UPDATE_SEQ if same else _UPDATE_STATE, rows
+                ).rowcount
             if updated != len(items):
                 raise SeqConflict("a world of the group is not at the seq before its event")
             self._db.executemany(
@@ -425,11 +467,21 @@ class SQLiteStore:
         self._db.execute("RELEASE grouped")
         return True
 
-    def _write(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
-        updated = self._db.execute(
-            "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?",
-            (event.seq, _state_text(state), world_id, event.seq - 1),
-        ).rowcount
+    def _write(
+        self,
+        world_id: str,
+        event: NewEvent,
+        state: dict[str, Any] | str,
+        before: dict[str, tuple[str, int] | None],
+    ) -> None:
+        """One item in its savepoint; ``before`` is what each world's row holds so far in
+        this transaction (updated here once the item is written)."""
+        if self._state_unchanged(world_id, event, state, before):
+            updated = self._db.execute(_UPDATE_SEQ, (event.seq, world_id, event.seq - 1)).rowcount
+        else:
+            updated = self._db.execute(
+                _UPDATE_STATE, (event.seq, _state_text(state), world_id, event.seq - 1)
+            ).rowcount
         if updated != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
         self._db.execute(
@@ -438,6 +490,7 @@ class SQLiteStore:
             _event_values(world_id, event),
         )
         self._follow_ups(world_id, event)
+        before[world_id] = (state, event.seq) if isinstance(state, str) else None
 
     def _follow_ups(self, world_id: str, event: NewEvent) -> None:
         if event.used_follow_ups:
@@ -450,6 +503,13 @@ class SQLiteStore:
                 "DELETE FROM used_follow_ups WHERE world_id = ? AND card_id = ? AND action = ?",
                 [(world_id, card, action) for card, action in event.released_follow_ups],
             )
+
+
+_UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?"
+_UPDATE_SEQ = "UPDATE worlds SET seq = ? WHERE id = ? AND seq = ?"
+_WRITTEN_LIMIT = 4096
+"""Worlds whose last committed state text a store remembers (one text each; past the
+limit it forgets them all and writes each world's next state in full)."""
 
 
 def _event_values(world_id: str, event: NewEvent) -> tuple[Any, ...]:

@@ -10,8 +10,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from protocol.v1.lean import lean_action, lean_card_action
 from protocol.v1.limits import check_payload
-from protocol.v1.requests import REQUEST_MODELS
+from protocol.v1.requests import ACTION_EVENTS, REQUEST_MODELS
+
+_LEAN = {**{event: lean_action for event in ACTION_EVENTS}, "card_action": lean_card_action}
+"""Events whose plainly valid payloads are checked in plain Python (protocol/v1/lean.py):
+the same model, built without the limits walk and pydantic; anything else goes to them."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,11 @@ def parse_request(event: str, args: tuple[Any, ...]) -> BaseModel | ParseError:
     if len(args) != 1:
         return ParseError("bad_payload")
     payload = args[0]
+    lean = _LEAN.get(event)
+    if lean is not None:
+        made = lean(payload)
+        if made is not None:
+            return made
     problem = check_payload(payload)
     if problem is not None:
         return ParseError(problem.code, problem.field)

@@ -55,3 +55,34 @@ def test_card_parts_remembered_by_identity_are_the_parts_json() -> None:
     third = card_to_json(Card("skill", t("card.skill"), "a", other, replace(outcome, margin=3)))
     assert third["dice"][0]["faces"] == [8] and third["outcome"]["margin"] == 3
     assert third["sections"] == [] and first["speaker"] == "a" and second["speaker"] == "b"
+
+
+def test_card_parts_built_anew_are_remembered_by_value_and_shared_texts() -> None:
+    """Dice of equal values (and types) built anew, and sections built anew from the same
+    shared texts and equal plain values, give the same JSON object (the renderer's memo
+    keyed by it then hits); another value, another type or another text object is its
+    own entry, and every JSON equals the fresh encoding."""
+    from bridge.serialize import _section_to_json, card_to_json, die_to_json
+    from rules.dice import Die
+    from rules.model import Card, Line, Section, t
+
+    label, value = t("line.trait"), t("line.total", total=7)
+
+    def card(faces: tuple[int, ...], kept: bool, total: object, text: object = value) -> Card:
+        dice = (Die(6, faces, "trait", kept, None), Die(6, (2,), "wild", True, None))
+        sections = (Section(None, (Line(label, text), Line(label, total))),)  # type: ignore[arg-type]
+        return Card("trait", t("card.trait"), "a", dice, None, sections)
+
+    first, second = card_to_json(card((4,), True, 1)), card_to_json(card((4,), True, 1))
+    assert first["dice"] is second["dice"] and first["sections"] is second["sections"]
+    for made, fresh in (
+        (card_to_json(card((4, 3), True, 1)), card((4, 3), True, 1)),
+        (card_to_json(card((4,), 1, 1)), card((4,), 1, 1)),  # type: ignore[arg-type]
+        (card_to_json(card((4,), True, True)), card((4,), True, True)),
+        (card_to_json(card((4,), True, 1.0)), card((4,), True, 1.0)),
+        (card_to_json(card((4,), True, 1, t("line.total", total=7))), card((4,), True, 1)),
+    ):
+        assert made["dice"] is not first["dice"] or made["sections"] is not first["sections"]
+        assert made["dice"] == [die_to_json(d) for d in fresh.dice]
+        assert dumps(made["dice"]) == dumps([die_to_json(d) for d in fresh.dice])
+        assert dumps(made["sections"]) == dumps([_section_to_json(s) for s in fresh.sections])

@@ -162,3 +162,67 @@ def test_a_group_with_follow_ups_writes_them_in_item_order(opener: Opener) -> No
     duplicate = store.append_many([("v", event(2), STATE), ("v", event(3, "v-1"), STATE)])
     assert duplicate[0] is None and isinstance(duplicate[1], StoreError)
     assert store.load_world("v").seq == 2  # type: ignore[union-attr]
+
+
+def test_a_state_left_as_it_was_is_kept_through_groups_failures_and_reopening(
+    tmp_path: Path,
+) -> None:
+    """An event that leaves its world's state text as the last one written writes only
+    its seq: whatever the mix (same text, equal text, a new one, several events of one
+    world in a group, a failed item, a failed group), the row holds the newest state and
+    a store opened afresh on the file reads it."""
+    path = tmp_path / "s.sqlite3"
+    store = SQLiteStore(path)
+    for world in ("a", "b"):
+        store.create_world(world, world, "o3d10", f"g{world}", f"p{world}", STATE, "now")
+    one, two = '{"n":1}', '{"n":2}'
+    store.append("a", event(1), one)
+    store.append("a", event(2), one)  # the same text: seq alone
+    store.append("a", event(3), "".join(['{"n":', "1}"]))  # an equal text, another object
+    assert store.load_world("a").state == {"n": 1}  # type: ignore[union-attr]
+    # One group: a's state changes, then stays, then goes back; b unchanged then a dict.
+    errors = store.append_many(
+        [
+            ("a", event(4), two),
+            ("b", event(1), one),
+            ("a", event(5), two),
+            ("b", event(2), one),
+            ("a", event(6), one),
+            ("b", event(3), {"n": 3}),
+            ("b", event(4), one),
+        ]
+    )
+    assert errors == [None] * 7
+    assert store.load_world("a").state == {"n": 1}  # type: ignore[union-attr]
+    assert store.load_world("b").state == {"n": 1}  # type: ignore[union-attr]
+    # A group with a failing item is written again item by item: the same outcome.
+    errors = store.append_many(
+        [("a", event(7), two), ("b", event(9), two), ("a", event(8), two), ("b", event(5), one)]
+    )
+    assert errors[0] is None and isinstance(errors[1], SeqConflict) and errors[2:] == [None] * 2
+    assert store.load_world("a").state == {"n": 2}  # type: ignore[union-attr]
+    # A group whose commit fails writes nothing and leaves what is remembered as it was.
+    store.append("b", event(6), two)
+    store._db.execute(
+        "CREATE TRIGGER nope BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'x'); END"
+    )
+    assert all(isinstance(e, StoreError) for e in store.append_many([("b", event(7), two)]))
+    store._db.execute("DROP TRIGGER nope")
+    store.append("b", event(7), one)
+    store.append("b", event(8), one)
+    # Another connection (another process) writes b; this one's next write is in full.
+    other = SQLiteStore(path)
+    other.append("b", event(9), two)
+    other.close()
+    store.append("b", event(10), one)
+    assert store.load_world("b").state == {"n": 1}  # type: ignore[union-attr]
+    store.close()
+    reopened = SQLiteStore(path)
+    assert [(r.id, r.seq, r.state) for r in reopened.list_worlds()] == [
+        ("a", 8, {"n": 2}),
+        ("b", 10, {"n": 1}),
+    ]
+    reopened.append("a", event(9), two)  # a new connection writes the state in full first
+    reopened.append("a", event(10), two)
+    assert reopened.load_world("a").state == {"n": 2}  # type: ignore[union-attr]
+    reopened.close()
