@@ -50,7 +50,7 @@ def _plain(value: str) -> str:
 
 
 _T = TypeVar("_T")
-_PAIRS_LIMIT = 8192
+_PAIRS_LIMIT = 2048
 """Texts with parameters remembered per Renderer (by the identity of their JSON form)."""
 
 

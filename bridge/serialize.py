@@ -17,7 +17,7 @@ from rules.model import Actor, Card, FollowUp, Outcome, Section, Text, TextParam
 from rules.params import Param
 
 _TEXT_JSON: OrderedDict[int, tuple[Text, dict[str, Any]]] = OrderedDict()
-_TEXT_JSON_SIZE = 8192
+_TEXT_JSON_SIZE = 2048
 
 
 def text_to_json(text: Text) -> dict[str, Any]:
@@ -109,7 +109,7 @@ def _section_to_json(section: Section) -> dict[str, Any]:
     }
 
 
-PART_MEMO_SIZE = 8192
+PART_MEMO_SIZE = 1024
 """Card parts (dice, sections, outcome) remembered by identity: the rules share such
 frozen records between results (the o3d10 rules keep every finished throw and the lines
 each kept face shows), and their JSON is only ever read or encoded, never changed."""
@@ -276,7 +276,7 @@ def dumps(value: Any) -> str:
 
 
 _ACTOR_TEXTS: OrderedDict[tuple[int, bool], tuple[Actor, str]] = OrderedDict()
-_ACTOR_TEXTS_SIZE = 4096
+_ACTOR_TEXTS_SIZE = 1024
 
 
 def _actor_text(actor: Actor, *, keyed: bool = False) -> str:
