@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.dice import DiceSource
+from rules.dice import DiceSource, Die
 from rules.model import (
     Action,
     Card,
@@ -376,26 +376,18 @@ def resolve_attack(
                     {"attack": attack_id, "hit": index},
                 )
             )
-    if need:
-        lines.append(_ammo_line(need, left))
-    if weapon.area:
-        lines.append(_AREA_HIT if hits else _AREA_MISS)
-    if fumble:
-        lines.append(_CRITICAL_FAILURE)
-    if fumble:
-        outcome = _FUMBLE
-    elif not hits:
-        outcome = _FAILURE
-    elif count > 1:
-        outcome = _hits_outcome(len(hits), count)
-    else:
-        margin = totals[0] + modifier - die_thresholds[0]
-        outcome = _single_outcome(margin >= RAISE, margin)
-    rolled = trait_dice
-    if replaced is not None:
-        rolled[replaced] = set_aside(rolled[replaced])
-    if wild is not None:
-        rolled.append(wild if replaced is not None else set_aside(wild))
+    outcome, rolled = close_attack(
+        lines,
+        _ammo_line(need, left) if need else None,
+        weapon.area,
+        hits,
+        fumble,
+        count,
+        totals[0] + modifier - die_thresholds[0],
+        trait_dice,
+        replaced,
+        wild,
+    )
     return Resolution(
         action,
         (
@@ -428,6 +420,43 @@ _CRITICAL_FAILURE = Line(t("line.critical_failure"))
 
 _AMMO: dict[tuple[int, int], Line] = {}
 _TITLES: dict[tuple[str, str], Text] = {}
+
+
+def close_attack(
+    lines: list[Line],
+    ammo: Line | None,
+    area: bool,
+    hits: list[int],
+    fumble: bool,
+    count: int,
+    first_margin: int,
+    trait_dice: list[Die],
+    replaced: int | None,
+    wild: Die | None,
+) -> tuple[Outcome, list[Die]]:
+    """The card's closing lines (ammunition, area, critical failure), its outcome and the
+    dice as shown (the wild die set aside unless it replaced a trait die, which is then
+    set aside): shared by the whole way and the planned attack (``prepared_attack``)."""
+    if ammo is not None:
+        lines.append(ammo)
+    if area:
+        lines.append(_AREA_HIT if hits else _AREA_MISS)
+    if fumble:
+        lines.append(_CRITICAL_FAILURE)
+    if fumble:
+        outcome = _FUMBLE
+    elif not hits:
+        outcome = _FAILURE
+    elif count > 1:
+        outcome = _hits_outcome(len(hits), count)
+    else:
+        outcome = _single_outcome(first_margin >= RAISE, first_margin)
+    rolled = trait_dice
+    if replaced is not None:
+        rolled[replaced] = set_aside(rolled[replaced])
+    if wild is not None:
+        rolled.append(wild if replaced is not None else set_aside(wild))
+    return outcome, rolled
 
 
 def _ammo_line(spent: int, left: int) -> Line:

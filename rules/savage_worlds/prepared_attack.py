@@ -49,23 +49,17 @@ from rules.model import (
 from rules.params import CheckedParams
 from rules.savage_worlds import act_attack
 from rules.savage_worlds.act_attack import (
-    _AREA_HIT,
-    _AREA_MISS,
-    _CRITICAL_FAILURE,
     _EXTERMINATION,
-    _FAILURE,
-    _FUMBLE,
     _ammo_line,
     _attack_title,
     _damage_label,
-    _hits_outcome,
     _mod_lines,
     _shot_line,
-    _single_outcome,
     _weapon_plan,
+    close_attack,
 )
 from rules.savage_worlds.attacks import prone_extra, recoil_applies, strength_shortfall
-from rules.savage_worlds.shared import SHEET_TABLE_SIZE, roll_ace, roll_aces, set_aside
+from rules.savage_worlds.shared import SHEET_TABLE_SIZE, roll_ace, roll_aces
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import COMBAT, OUT, TRACKER
 from rules.savage_worlds.tables import (
@@ -75,7 +69,6 @@ from rules.savage_worlds.tables import (
     LIGHTING_MODIFIER,
     MIN_STRENGTH_STEP_PENALTY,
     MOVING_FIRE_PENALTY,
-    RAISE,
     RANGE_MODIFIER,
     RECOIL_PENALTY,
     ROF_AMMO,
@@ -416,26 +409,18 @@ def _fire(
                     {"attack": attack_id, "hit": index},
                 )
             )
-    if need:
-        lines.append(_ammo_line(need, left))
-    if plan.area:
-        lines.append(_AREA_HIT if hits else _AREA_MISS)
-    if fumble:
-        lines.append(_CRITICAL_FAILURE)
-    if fumble:
-        outcome = _FUMBLE
-    elif not hits:
-        outcome = _FAILURE
-    elif count > 1:
-        outcome = _hits_outcome(len(hits), count)
-    else:
-        margin = totals[0] + modifier - die_thresholds[0]
-        outcome = _single_outcome(margin >= RAISE, margin)
-    rolled = trait_dice
-    if replaced is not None:
-        rolled[replaced] = set_aside(rolled[replaced])
-    if wild is not None:
-        rolled.append(wild if replaced is not None else set_aside(wild))
+    outcome, rolled = close_attack(
+        lines,
+        _ammo_line(need, left) if need else None,
+        plan.area,
+        hits,
+        fumble,
+        count,
+        totals[0] + modifier - die_thresholds[0],
+        trait_dice,
+        replaced,
+        wild,
+    )
     return Resolution(
         action,
         (
