@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.dice import DiceSource, Die
@@ -288,30 +288,14 @@ def resolve_attack(
     first = thresholds[targets[0]]
     die_thresholds = [first if tg is None else thresholds[tg] for tg in die_targets]
 
-    roll = dice.roll
-    sides = trait.die
-    trait_dice = roll_aces(roll, sides, "trait", count)
-    wild = roll_ace(roll, WILD_DIE, "wild") if sheet.wild_card else None
-    totals = [sum(die.faces) for die in trait_dice]
-    # which trait die the wild die replaces (attacks.place_wild)
-    replaced = None
-    if wild is not None:
-        wild_total = sum(wild.faces)
-        if count == 1:
-            replaced = 0 if wild_total > totals[0] else None
-        else:
-            for i in range(count):
-                if totals[i] + modifier < die_thresholds[i] <= wild_total + modifier:
-                    replaced = i
-                    break
-        if replaced is not None:
-            totals[replaced] = wild_total
-    # 'both 1s; with several trait dice, the wild die and half or more of them' (critical_failure)
-    fumble = (
-        bool(settings.get("critical_failure", True))
-        and wild is not None
-        and wild.faces[0] == 1
-        and [die.faces[0] for die in trait_dice].count(1) * 2 >= count
+    trait_dice, wild, totals, replaced, fumble = throw_attack(
+        dice.roll,
+        trait.die,
+        sheet.wild_card,
+        count,
+        modifier,
+        die_thresholds,
+        bool(settings.get("critical_failure", True)),
     )
 
     if need:
@@ -420,6 +404,44 @@ _CRITICAL_FAILURE = Line(t("line.critical_failure"))
 
 _AMMO: dict[tuple[int, int], Line] = {}
 _TITLES: dict[tuple[str, str], Text] = {}
+
+
+def throw_attack(
+    roll: Callable[[int], int],
+    sides: int,
+    wild_card: bool,
+    count: int,
+    modifier: int,
+    die_thresholds: Sequence[int],
+    fumble_rule: bool,
+) -> tuple[list[Die], Die | None, list[int], int | None, bool]:
+    """An attack's dice: ``count`` trait dice and a Wild Card's wild die, their totals with
+    the wild die in place of the trait die it replaces (attacks.place_wild), which one it
+    replaced, and whether the attack is a critical failure ('both 1s; with several trait
+    dice, the wild die and half or more of them'): shared by the whole way and the planned
+    attack (``prepared_attack``)."""
+    trait_dice = roll_aces(roll, sides, "trait", count)
+    wild = roll_ace(roll, WILD_DIE, "wild") if wild_card else None
+    totals = [sum(die.faces) for die in trait_dice]
+    replaced = None
+    if wild is not None:
+        wild_total = sum(wild.faces)
+        if count == 1:
+            replaced = 0 if wild_total > totals[0] else None
+        else:
+            for i in range(count):
+                if totals[i] + modifier < die_thresholds[i] <= wild_total + modifier:
+                    replaced = i
+                    break
+        if replaced is not None:
+            totals[replaced] = wild_total
+    fumble = (
+        fumble_rule
+        and wild is not None
+        and wild.faces[0] == 1
+        and [die.faces[0] for die in trait_dice].count(1) * 2 >= count
+    )
+    return trait_dice, wild, totals, replaced, fumble
 
 
 def close_attack(

@@ -57,9 +57,10 @@ from rules.savage_worlds.act_attack import (
     _shot_line,
     _weapon_plan,
     close_attack,
+    throw_attack,
 )
 from rules.savage_worlds.attacks import prone_extra, recoil_applies, strength_shortfall
-from rules.savage_worlds.shared import SHEET_TABLE_SIZE, roll_ace, roll_aces
+from rules.savage_worlds.shared import SHEET_TABLE_SIZE
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import COMBAT, OUT, TRACKER
 from rules.savage_worlds.tables import (
@@ -73,7 +74,6 @@ from rules.savage_worlds.tables import (
     RECOIL_PENALTY,
     ROF_AMMO,
     TARGET_NUMBER,
-    WILD_DIE,
 )
 
 PLANS_SIZE = SHEET_TABLE_SIZE
@@ -323,27 +323,8 @@ def _fire(
     count = plan.count
     modifier = plan.modifier
     die_thresholds = plan.die_thresholds
-    roll = dice.roll
-    trait_dice = roll_aces(roll, plan.sides, "trait", count)
-    wild = roll_ace(roll, WILD_DIE, "wild") if plan.wild else None
-    totals = [sum(die.faces) for die in trait_dice]
-    replaced = None
-    if wild is not None:
-        wild_total = sum(wild.faces)
-        if count == 1:
-            replaced = 0 if wild_total > totals[0] else None
-        else:
-            for i in range(count):
-                if totals[i] + modifier < die_thresholds[i] <= wild_total + modifier:
-                    replaced = i
-                    break
-        if replaced is not None:
-            totals[replaced] = wild_total
-    fumble = (
-        plan.fumble_rule
-        and wild is not None
-        and wild.faces[0] == 1
-        and [die.faces[0] for die in trait_dice].count(1) * 2 >= count
+    trait_dice, wild, totals, replaced, fumble = throw_attack(
+        dice.roll, plan.sides, plan.wild, count, modifier, die_thresholds, plan.fumble_rule
     )
     effect_state: dict[str, Any] = {}
     if need:
