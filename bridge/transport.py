@@ -122,6 +122,13 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
                         wait=False, abort=True, reason=owner.server.reason.TRANSPORT_CLOSE
                     )
                 owner.server.sockets.pop(owner.sid, None)
+                # The socket's ``vtt_abort`` (this websocket's ``abort``) and this
+                # websocket's ``handler`` (the socket's) made a reference cycle holding the
+                # whole connection (aiohttp request, transport, queues, buffers: ~40
+                # objects): only a full collection freed it, and the server's collector
+                # rarely runs one (SERVER_GC_THRESHOLDS). Broken here, a closed connection
+                # is freed at once (docs/reliability.md, item 10).
+                owner.vtt_abort = None
         return self._sock
 
     def abort(self) -> None:
@@ -130,11 +137,29 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
             transport.abort()
 
     async def wait(self) -> Any:
-        """The next frame. A text frame that is no engine.io packet (empty, or not starting
-        with a packet type digit) made engine.io's handler raise outside its cleanup: the
-        socket stayed registered forever, its connection counted, its writer task waiting
-        (found by tests/reliability/test_bad_input.py). Now it ends the connection cleanly.
-        """
+        """The next frame, or ``None`` once the websocket ended (engine.io's "closed by
+        the client", which runs the same cleanup as an error).
+
+        engine.io's driver raised ``OSError`` for a closed websocket, the end of every
+        connection. Raised in engine.io's read task and again through its handler, that
+        exception's traceback held the handler's frame, which held the task, which held
+        the exception: a reference cycle keeping the whole connection (aiohttp request,
+        websocket, queues, buffers) until a full collection, which the server's collector
+        rarely runs (docs/reliability.md, item 10). During a polling-to-websocket upgrade
+        engine.io still expects ``OSError``, so it is raised there as before."""
+        try:
+            return await self._next_frame()
+        except OSError:
+            owner = getattr(self.handler, "__self__", None)
+            if owner is not None and owner.upgraded and not owner.upgrading:
+                return None
+            raise
+
+    async def _next_frame(self) -> Any:
+        """A text frame that is no engine.io packet (empty, or not starting with a packet
+        type digit) made engine.io's handler raise outside its cleanup: the socket stayed
+        registered forever, its connection counted, its writer task waiting (found by
+        tests/reliability/test_bad_input.py). Now it ends the connection cleanly."""
         data = await super().wait()
         if isinstance(data, str) and (not data or data[0] not in "0123456"):
             # (a type past 6 also made engine.io log a traceback for each such frame)
