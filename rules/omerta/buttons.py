@@ -26,6 +26,23 @@ from rules.omerta.specs import (
 from rules.params import Param
 from rules.system import Button
 
+# The parameters the buttons ask for, built once: a button set is built for every actor
+# view, and the renderer remembers each parameter's view by its identity (a new Param per
+# call filled that memo with entries never found again: docs/reliability.md, item 10).
+_USING = Param(
+    "using", "choice", t("param.using"), default="weapon", choices=("weapon", "mecanica")
+)
+_AMOUNT = Param("amount", "int", t("param.amount"), required=True, minimum=0, maximum=1000)
+_KIND = Param("kind", "choice", t("param.kind"), default="lethal", choices=("lethal", "contusion"))
+_BULLET = Param("bullet", "bool", t("param.bullet"), default=False)
+_CHANGE = Param(
+    "change",
+    "choice",
+    t("param.change"),
+    required=True,
+    choices=("wake", "stabilize", "not_resting", "resting", "clear_jams", "new_round_state"),
+)
+
 
 def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
     sheet = parse_sheet(actor.sheet)
@@ -119,13 +136,6 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
                 Button(t("button.reload", weapon=label), "roll", "reload", {"weapon": key}, combat)
             )
         if weapon.firearm and isinstance(jams, dict) and key in jams:
-            using = Param(
-                "using",
-                "choice",
-                t("param.using"),
-                default="weapon",
-                choices=("weapon", "mecanica"),
-            )
             found.append(
                 Button(
                     t("button.clear_jam", weapon=label),
@@ -133,7 +143,7 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
                     "clear_jam",
                     {"weapon": key},
                     combat,
-                    (using, MODIFIER),
+                    (_USING, MODIFIER),
                 )
             )
     found.append(Button(t("action.dodge"), "roll", "dodge", {}, combat, (MODIFIER,)))
@@ -158,18 +168,6 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
         found.append(
             Button(t("action.medical_care"), "heal", "medical_care", {}, care, (MODIFIER,), 1, 1)
         )
-    amount = Param("amount", "int", t("param.amount"), required=True, minimum=0, maximum=1000)
-    kind = Param(
-        "kind", "choice", t("param.kind"), default="lethal", choices=("lethal", "contusion")
-    )
-    bullet = Param("bullet", "bool", t("param.bullet"), default=False)
-    change = Param(
-        "change",
-        "choice",
-        t("param.change"),
-        required=True,
-        choices=("wake", "stabilize", "not_resting", "resting", "clear_jams", "new_round_state"),
-    )
     found.extend(
         (
             Button(
@@ -178,19 +176,19 @@ def sheet_buttons(world: World, actor: Actor) -> tuple[Button, ...]:
                 "gm_damage",
                 {},
                 don,
-                (amount, kind, bullet, LOCATION),
+                (_AMOUNT, _KIND, _BULLET, LOCATION),
                 1,
                 20,
                 True,
             ),
-            Button(t("action.gm_heal"), "heal", "gm_heal", {}, don, (amount,), 1, 20, True),
+            Button(t("action.gm_heal"), "heal", "gm_heal", {}, don, (_AMOUNT,), 1, 20, True),
             Button(
                 t("action.gm_condition"),
                 "gm_action",
                 "gm_condition",
                 {},
                 don,
-                (change,),
+                (_CHANGE,),
                 1,
                 20,
                 True,
