@@ -140,36 +140,38 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         """The next frame, or ``None`` once the websocket ended (engine.io's "closed by
         the client", which runs the same cleanup as an error).
 
-        engine.io's driver raised ``OSError`` for a closed websocket, the end of every
-        connection. Raised in engine.io's read task and again through its handler, that
-        exception's traceback held the handler's frame, which held the task, which held
-        the exception: a reference cycle keeping the whole connection (aiohttp request,
-        websocket, queues, buffers) until a full collection, which the server's collector
-        rarely runs (docs/reliability.md, item 10). During a polling-to-websocket upgrade
-        engine.io still expects ``OSError``, so it is raised there as before."""
-        try:
-            return await self._next_frame()
-        except OSError:
-            owner = getattr(self.handler, "__self__", None)
-            if owner is not None and owner.upgraded and not owner.upgrading:
-                return None
-            raise
-
-    async def _next_frame(self) -> Any:
-        """A text frame that is no engine.io packet (empty, or not starting with a packet
+        A text frame that is no engine.io packet (empty, or not starting with a packet
         type digit) made engine.io's handler raise outside its cleanup: the socket stayed
         registered forever, its connection counted, its writer task waiting (found by
-        tests/reliability/test_bad_input.py). Now it ends the connection cleanly."""
-        data = await super().wait()
-        if isinstance(data, str) and (not data or data[0] not in "0123456"):
-            # (a type past 6 also made engine.io log a traceback for each such frame)
-            raise OSError("not an engine.io packet")
-        if isinstance(data, str) and data[:1] == "1":
-            # engine.io CLOSE: engine.io marked the socket closed but kept the websocket
-            # open and silently ignored whatever came next, so a client never got an
-            # answer again. The websocket ends here, as the packet asks.
-            raise OSError("the client closed the session")
-        return data
+        tests/reliability/test_bad_input.py). Now it ends the connection cleanly.
+
+        The end of a websocket is not raised as ``OSError`` (engine.io's driver did, at
+        the end of every connection): raised in engine.io's read task and again through
+        its handler, that exception's traceback held the handler's frame, which held the
+        task, which held the exception, a reference cycle keeping the whole connection
+        (aiohttp request, websocket, queues, buffers) until a full collection, which the
+        server's collector rarely runs (docs/reliability.md, item 10). During a
+        polling-to-websocket upgrade engine.io expects ``OSError``: raised there as before.
+        """
+        try:
+            data = await super().wait()
+        except OSError:
+            ended = "the websocket closed"
+        else:
+            if isinstance(data, str) and (not data or data[0] not in "0123456"):
+                # (a type past 6 also made engine.io log a traceback for each such frame)
+                ended = "not an engine.io packet"
+            elif isinstance(data, str) and data[:1] == "1":
+                # engine.io CLOSE: engine.io marked the socket closed but kept the websocket
+                # open and silently ignored whatever came next, so a client never got an
+                # answer again. The websocket ends here, as the packet asks.
+                ended = "the client closed the session"
+            else:
+                return data
+        owner = getattr(self.handler, "__self__", None)
+        if owner is not None and owner.upgraded and not owner.upgrading:
+            return None
+        raise OSError(ended)
 
     async def send(self, message: Any) -> None:
         try:
