@@ -3,22 +3,54 @@
 Sheets are plain mappings that nothing mutates once an actor holds them (every
 change makes a new actor), so parsing one can be remembered for as long as the
 same object is passed again. The cache keeps a reference to each input, so an
-``id`` is never reused while its entry lives; it is bounded and forgets the
-oldest entries first.
+``id`` is never reused while its entry lives; it is bounded: at its bound it
+forgets first the entries whose input nothing else holds (never to be passed
+again), then the oldest.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from functools import wraps
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-def by_identity(size: int = 512) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
+def _references_of_a_lone_entry() -> int:
+    """What ``sys.getrefcount`` says, in :func:`forget_unheld`'s own loop, of an object
+    that only its entry holds (measured, not assumed: compiled code may count apart)."""
+    table = {0: (object(), None)}
+    for entry in table.values():
+        return sys.getrefcount(entry[0])
+    raise AssertionError("unreachable")
+
+
+_LONE = _references_of_a_lone_entry()
+
+
+def forget_unheld(cache: MutableMapping[Any, tuple[Any, ...]], size: int) -> None:
+    """Make room in a table whose entries ``(held, ...)`` are found by the identity of
+    ``held`` (the entry holds it, so its ``id`` is not reused while the entry lives).
+
+    An entry whose ``held`` nothing else holds any more can never be found again (nobody
+    can pass that object): those go first, whatever their age. If that freed less than an
+    eighth of ``size``, the oldest entries go too, down to seven eighths, so the next
+    sweep is at least ``size / 8`` insertions away (amortized O(1) a miss). Entries still
+    in use stay, so a smaller bound keeps the same hits (docs/reliability.md, item 10)."""
+    keep = size - size // 8
+    for key, entry in list(cache.items()):
+        if sys.getrefcount(entry[0]) <= _LONE:
+            with contextlib.suppress(KeyError):
+                del cache[key]
+    while len(cache) > keep:
+        forget_oldest(cache)
+
+
+def by_identity(size: int = 256) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
     def decorate(fn: Callable[[Any], T]) -> Callable[[Any], T]:
         cache: OrderedDict[int, tuple[Any, T]] = OrderedDict()
 
@@ -31,7 +63,7 @@ def by_identity(size: int = 512) -> Callable[[Callable[[Any], T]], Callable[[Any
             result = fn(value)
             cache[key] = (value, result)
             if len(cache) > size:
-                cache.popitem(last=False)
+                forget_unheld(cache, size)
             return result
 
         return wrapper
@@ -39,7 +71,7 @@ def by_identity(size: int = 512) -> Callable[[Callable[[Any], T]], Callable[[Any
     return decorate
 
 
-def forget_oldest(cache: dict[Any, Any]) -> None:
+def forget_oldest(cache: MutableMapping[Any, Any]) -> None:
     """Drop a bounded cache's oldest entry (dicts keep insertion order); never fails, even
     when another thread emptied it first."""
     with contextlib.suppress(KeyError, StopIteration, RuntimeError):
