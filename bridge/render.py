@@ -25,6 +25,7 @@ from bridge.serialize import (
 )
 from rules import tracker
 from rules.i18n import lookup
+from rules.memo import forget_unheld
 from rules.model import Actor, RulesError, World, t
 from rules.params import Param
 from rules.system import Button, RuleSystem
@@ -50,8 +51,13 @@ def _plain(value: str) -> str:
 
 
 _T = TypeVar("_T")
-_PAIRS_LIMIT = 2048
-"""Texts with parameters remembered per Renderer (by the identity of their JSON form)."""
+_PAIRS_LIMIT = 1024
+"""Texts with parameters and card parts remembered per Renderer by the identity of their
+JSON form; at the bound the entries whose JSON nothing else holds (never to be shown
+again) go first, then the oldest (``rules.memo.forget_unheld``)."""
+_VALUES_LIMIT = 512
+"""Card parts remembered per Renderer by their values (dice) or their texts' identity
+(sections), emptied at the bound: ~1-6 kB an entry (docs/reliability.md, item 10)."""
 
 
 class JsonTexts:
@@ -114,9 +120,9 @@ class JsonTexts:
         if hit is not None and hit[0] is raw:
             return hit[1]
         found = self._pair(key, params, locale)
-        if len(self._pairs) >= _PAIRS_LIMIT:
-            self._pairs.clear()  # bounded: start over (texts in use come back at once)
         self._pairs[memo] = (raw, found)
+        if len(self._pairs) > _PAIRS_LIMIT:
+            forget_unheld(self._pairs, _PAIRS_LIMIT)
         return found
 
     def _pair(self, key: str, params: Mapping[str, Any], locale: str) -> tuple[str, str]:
@@ -300,9 +306,9 @@ class Renderer:
             found: _T = hit[1]
             return found
         made = render(raw, locale)
-        if len(self._parts) >= _PAIRS_LIMIT:
-            self._parts.clear()
         self._parts[memo] = (raw, made)
+        if len(self._parts) > _PAIRS_LIMIT:
+            forget_unheld(self._parts, _PAIRS_LIMIT)
         return made
 
     def _dice_by_value(
@@ -323,7 +329,7 @@ class Renderer:
             return self._dice(raw, locale)
         if found is None:
             found = self._dice(raw, locale)
-            if len(self._dice_values) >= _PAIRS_LIMIT:
+            if len(self._dice_values) >= _VALUES_LIMIT:
                 self._dice_values.clear()
             self._dice_values[key] = found
         return found
@@ -362,7 +368,7 @@ class Renderer:
             found: tuple[list[dict[str, Any]], str, list[str]] = hit[1]
             return found
         made = self._sections(raw, locale)
-        if len(self._section_texts) >= _PAIRS_LIMIT:
+        if len(self._section_texts) >= _VALUES_LIMIT:
             self._section_texts.clear()
         self._section_texts[key] = (raw, made)
         return made
@@ -521,8 +527,9 @@ class Renderer:
         if hit is not None and hit[0] is param:
             return hit[1]
         (view,) = self._params([param_to_json(param)], locale)
-        if len(self._asks) < _MEMO_LIMIT:
-            self._asks[key] = (param, view)
+        self._asks[key] = (param, view)
+        if len(self._asks) > _PAIRS_LIMIT:
+            forget_unheld(self._asks, _PAIRS_LIMIT)
         return view
 
     def button(self, button: Button, locale: str) -> dict[str, Any]:

@@ -12,19 +12,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import Die
-from rules.memo import by_identity
+from rules.memo import by_identity, forget_unheld
 from rules.model import Actor, Card, FollowUp, Outcome, Section, Text, TextParam, World
 from rules.params import Param
 
 _TEXT_JSON: OrderedDict[int, tuple[Text, dict[str, Any]]] = OrderedDict()
-_TEXT_JSON_SIZE = 2048
+_TEXT_JSON_SIZE = 1024
 
 
 def text_to_json(text: Text) -> dict[str, Any]:
     """A text's JSON form, remembered by the text's identity: the rules share frozen
     texts (ranks, outcomes, skill names, card lines) between results, and the JSON is
     only ever read or encoded, never changed. The entry holds the text, so its ``id``
-    is not reused while the entry lives; the oldest entries go first."""
+    is not reused while the entry lives; at the bound the entries of texts nothing else
+    holds go first, then the oldest (``rules.memo.forget_unheld``)."""
     key = id(text)
     hit = _TEXT_JSON.get(key)
     if hit is not None and hit[0] is text:
@@ -32,7 +33,7 @@ def text_to_json(text: Text) -> dict[str, Any]:
     raw = {"key": text.key, "params": {k: _param_to_json(v) for k, v in text.params.items()}}
     _TEXT_JSON[key] = (text, raw)
     if len(_TEXT_JSON) > _TEXT_JSON_SIZE:
-        _TEXT_JSON.popitem(last=False)
+        forget_unheld(_TEXT_JSON, _TEXT_JSON_SIZE)
     return raw
 
 
@@ -112,7 +113,11 @@ def _section_to_json(section: Section) -> dict[str, Any]:
 PART_MEMO_SIZE = 1024
 """Card parts (dice, sections, outcome) remembered by identity: the rules share such
 frozen records between results (the o3d10 rules keep every finished throw and the lines
-each kept face shows), and their JSON is only ever read or encoded, never changed."""
+each kept face shows), and their JSON is only ever read or encoded, never changed. At the
+bound the parts nothing else holds go first (``rules.memo.forget_unheld``)."""
+VALUE_MEMO_SIZE = 512
+"""Card parts remembered by their values (dice) or their texts' identity (sections),
+emptied at the bound: ~1-4 kB an entry (docs/reliability.md, item 10)."""
 
 
 _Parts = tuple[Any, list[dict[str, Any]]]
@@ -124,11 +129,11 @@ _SECTIONS_BY_ID: dict[int, _Parts] = {}
 
 def _remember(by_id: dict[int, _Parts], part: Any, made: list[dict[str, Any]]) -> None:
     """``made`` (the JSON of ``part``) remembered by the part's identity; the entry holds
-    the part, so its id is not reused while the entry lives. Past the bound the dict is
-    emptied (no per-entry eviction: most misses are one-shot tuples)."""
-    if len(by_id) >= PART_MEMO_SIZE:
-        by_id.clear()
+    the part, so its id is not reused while the entry lives. Past the bound the entries
+    of one-shot parts nothing else holds go first (most misses), then the oldest."""
     by_id[id(part)] = (part, made)
+    if len(by_id) > PART_MEMO_SIZE:
+        forget_unheld(by_id, PART_MEMO_SIZE)
 
 
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
@@ -150,7 +155,7 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
         return [die_to_json(d) for d in dice]
     if found is None:
         found = (dice, [die_to_json(d) for d in dice])
-        if len(_DICE_BY_VALUE) >= PART_MEMO_SIZE:
+        if len(_DICE_BY_VALUE) >= VALUE_MEMO_SIZE:
             _DICE_BY_VALUE.clear()
         _DICE_BY_VALUE[key] = found
     _remember(_DICE_BY_ID, dice, found[1])
@@ -186,14 +191,14 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
         return [_section_to_json(s) for s in sections]
     if found is None:
         found = (sections, [_section_to_json(s) for s in sections])
-        if len(_SECTIONS_BY_TEXTS) >= PART_MEMO_SIZE:
+        if len(_SECTIONS_BY_TEXTS) >= VALUE_MEMO_SIZE:
             _SECTIONS_BY_TEXTS.clear()
         _SECTIONS_BY_TEXTS[key] = found
     _remember(_SECTIONS_BY_ID, sections, found[1])
     return found[1]
 
 
-@by_identity(PART_MEMO_SIZE)
+@by_identity(VALUE_MEMO_SIZE)
 def _outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     return {
         "key": outcome.key,
@@ -285,7 +290,8 @@ def _actor_text(actor: Actor, *, keyed: bool = False) -> str:
 
     Actors are frozen and every change makes a new one, so most actors of a world
     are the very objects of its previous state. The entry holds the actor, so its
-    ``id`` is not reused while the entry lives; the oldest entries go first.
+    ``id`` is not reused while the entry lives; at the bound the actors nothing else
+    holds go first, then the oldest.
     """
     key = (id(actor), keyed)
     hit = _ACTOR_TEXTS.get(key)
@@ -296,11 +302,12 @@ def _actor_text(actor: Actor, *, keyed: bool = False) -> str:
         text = f"{dumps(actor.id)}:{text}"
     _ACTOR_TEXTS[key] = (actor, text)
     if len(_ACTOR_TEXTS) > _ACTOR_TEXTS_SIZE:
-        _ACTOR_TEXTS.popitem(last=False)
+        forget_unheld(_ACTOR_TEXTS, _ACTOR_TEXTS_SIZE)
     return text
 
 
 _MAPPING_TEXTS: OrderedDict[int, tuple[Mapping[str, Any], str]] = OrderedDict()
+_MAPPING_TEXTS_SIZE = 256  # a world's settings and data: most entries are old versions
 
 
 def _mapping_text(value: Mapping[str, Any]) -> str:
@@ -312,8 +319,8 @@ def _mapping_text(value: Mapping[str, Any]) -> str:
         return hit[1]
     text = dumps(dict(value))
     _MAPPING_TEXTS[key] = (value, text)
-    if len(_MAPPING_TEXTS) > _ACTOR_TEXTS_SIZE:
-        _MAPPING_TEXTS.popitem(last=False)
+    if len(_MAPPING_TEXTS) > _MAPPING_TEXTS_SIZE:
+        forget_unheld(_MAPPING_TEXTS, _MAPPING_TEXTS_SIZE)
     return text
 
 
