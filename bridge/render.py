@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from bridge.serialize import (
     actor_from_json,
     actor_text,
-    dumps,
+    json_text,
     mapping_text,
     param_to_json,
     text_to_json,
@@ -790,7 +790,7 @@ class Renderer:
         return {
             "seq": seq,
             "world": world.id,
-            "actor": self._actor_view(world, actor_from_json(raw), dumps(raw), locale, role),
+            "actor": self._actor_view(world, actor_from_json(raw), json_text(raw), locale, role),
             "removed": None,
         }
 
