@@ -111,6 +111,10 @@ def test_an_actor_update_is_encoded_once_for_the_state_and_the_push() -> None:
         copy = dict(value)
         assert json_text(copy) == dumps(copy)
         assert _JSON_TEXTS[id(value)][0] is value and id(copy) not in _JSON_TEXTS
+    held = actor_json(actors[0])
     for _ in range(_JSON_TEXTS_SIZE + 10):
         actor_json(actors[0])
-    assert len(_JSON_TEXTS) == _JSON_TEXTS_SIZE
+    # Bounded; past the bound the values nothing holds go first (rules.memo.forget_unheld),
+    # so a value still held (a push not rendered yet) keeps its text.
+    assert 0 < len(_JSON_TEXTS) <= _JSON_TEXTS_SIZE
+    assert _JSON_TEXTS[id(held)][0] is held
