@@ -52,7 +52,7 @@ from rules.model import (
     t,
 )
 from rules.rolls import parse_expression
-from rules.savage_worlds import act_damage, act_soak
+from rules.savage_worlds import act_damage, act_soak, prepared_incap
 from rules.savage_worlds.act_damage import (
     _RAISE_DAMAGE,
     _VERSUS,
@@ -455,6 +455,13 @@ def resolve_apply(
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     state = victim.state
     vsheet = parse_sheet(victim.sheet)
+    taken = max(0, int(hit["wounds"]) - int(hit["soaked"]))
+    if prepared_incap.covers(vsheet, state, taken):  # its dice decide: worked out each time
+        left = dict(pending)
+        left.pop(pid)
+        return prepared_incap.apply_incapacitating(
+            action, victim, vsheet, hit, taken, left, dice, settings
+        )
     try:
         key = (
             "apply",
