@@ -258,9 +258,12 @@ def resolve_damage(
     tail, _, waits, change, _ = found
     lines = head + tail
     outcome = _outcome(wounds, shaken, margin)
-    # the attack's hit is done (its own copy; the other hits and values stay shared)
-    attack = {**stored, "hits": [dict(each) for each in stored["hits"]]}
-    attack["hits"][index]["done"] = True
+    # the attack's hit is done: a new mapping for it, its attack and the hit list; the other
+    # hits and values stay shared (world data is never changed in place: the whole way
+    # changes its own deep copy)
+    hits = list(stored["hits"])
+    hits[index] = {**hits[index], "done": True}
+    attack = {**stored, "hits": hits}
     attacks = dict(data.get("attacks", {}))
     for each in attack["hits"]:
         if not each["done"]:
