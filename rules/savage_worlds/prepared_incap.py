@@ -24,11 +24,11 @@ from rules.jsondata import copy_json
 from rules.model import Action, Actor, ActorChange, Card, Line, Resolution, Section, WorldChange, t
 from rules.savage_worlds import act_soak
 from rules.savage_worlds.health import injury_table, roll_injury
-from rules.savage_worlds.shared import line
+from rules.savage_worlds.shared import SHEET_TABLE_SIZE, line, remember
 from rules.savage_worlds.sheet import Sheet
 from rules.savage_worlds.state import wound_penalty
 from rules.savage_worlds.tables import DEATH_AT_MOST, MAX_WOUNDS, TEMPORARY_INJURY_HOURS
-from rules.savage_worlds.traits import Modifier, roll_trait_check, trait_die
+from rules.savage_worlds.traits import Modifier, TraitDie, roll_trait_check, trait_die
 
 
 def covers(sheet: Sheet, state: Mapping[str, Any], wounds: int) -> bool:
@@ -42,6 +42,55 @@ def _add(current: Set[str], *statuses: str) -> set[str]:
 
 def _remove(current: Set[str], *statuses: str) -> set[str]:
     return set(current).difference(statuses)  # as Draft.remove
+
+
+class IncapPlan:
+    """The dice-free part of taking one Wild Card out: its Vigor die (with or without an
+    injury's step down), the wounds' penalty, the rules the settings choose, and the lines that
+    name it (those per Vigor total and per injury are remembered as they come)."""
+
+    __slots__ = (
+        "bleeding",
+        "critical_rule",
+        "dies",
+        "injuries",
+        "modifiers",
+        "rolls",
+        "settings",
+        "table",
+        "vigor",
+        "wounds_now",
+    )
+
+    def __init__(
+        self, vigor: TraitDie, sheet: Sheet, name: str, settings: Mapping[str, Any]
+    ) -> None:
+        self.vigor = vigor
+        self.settings = settings
+        self.modifiers = (Modifier("wounds", wound_penalty(sheet, {"wounds": MAX_WOUNDS})),)
+        self.critical_rule = bool(settings.get("critical_failure", True))
+        self.table = injury_table(settings)
+        self.wounds_now = line("line.wounds_now", actor=name, wounds=MAX_WOUNDS)
+        self.dies = Line(t("line.dies", actor=name))
+        self.bleeding = Line(t("line.bleeding_starts", actor=name))
+        self.rolls: dict[int, Line] = {}
+        self.injuries: dict[tuple[str, str], Line] = {}
+
+
+PLANS_SIZE = SHEET_TABLE_SIZE
+"""Plans remembered (the table starts again when full); each holds a sheet's Vigor die and a
+settings object, so their ids are not reused while it lives."""
+SHOWN_SIZE = 64
+"""Vigor-total and injury lines a plan remembers (each table starts again when full)."""
+_PLANS: dict[tuple[int, str, int], IncapPlan] = {}
+
+
+def _plan(vigor: TraitDie, sheet: Sheet, name: str, settings: Mapping[str, Any]) -> IncapPlan:
+    key = (id(vigor), name, id(settings))
+    plan = _PLANS.get(key)
+    if plan is None or plan.vigor is not vigor or plan.settings is not settings:
+        plan = remember(_PLANS, key, IncapPlan(vigor, sheet, name, settings), PLANS_SIZE)
+    return plan
 
 
 def apply_incapacitating(
@@ -59,43 +108,46 @@ def apply_incapacitating(
     name = victim.name
     before = victim.statuses
     state = victim.state
-    # apply_hit: Shaken, the wounds (at most three), the line saying them
+    # apply_hit: Shaken, the wounds (three: past three, as covers says), the line saying them
     statuses = _add(before, "stunned")
-    total = int(state.get("wounds", 0)) + wounds
-    kept = min(total, MAX_WOUNDS)
-    change: dict[str, Any] = {"wounds": kept}
+    change: dict[str, Any] = {"wounds": MAX_WOUNDS}
     statuses = _add(statuses, "wounded")
-    lines: list[Line] = [
-        line("line.applying", damage=hit["damage"], toughness=hit["toughness"]),
-        line("line.wounds_now", actor=name, wounds=kept),
-    ]
     # incapacitate: out, no longer on hold, the Vigor roll with the wounds' penalty
     statuses = _add(statuses, "incapacitated")
     statuses = _remove(statuses, "on_hold", "overwatch")
-    after = {**state, **change}
-    vigor = trait_die(sheet, after, "vigor", settings, "actor")
+    plan = _plan(trait_die(sheet, state, "vigor", settings, "actor"), sheet, name, settings)
+    lines: list[Line] = [
+        line("line.applying", damage=hit["damage"], toughness=hit["toughness"]),
+        plan.wounds_now,
+    ]
     roll = roll_trait_check(
         dice,
-        vigor,
-        wild_card=sheet.wild_card,
-        modifiers=(Modifier("wounds", wound_penalty(sheet, after)),),
+        plan.vigor,
+        wild_card=True,
+        modifiers=plan.modifiers,
         role="vigor",
-        critical_failure_rule=bool(settings.get("critical_failure", True)),
+        critical_failure_rule=plan.critical_rule,
     )
     rolled: list[Die] = list(roll.dice)
-    lines.append(Line(t("line.incap_roll", actor=name, total=roll.total)))
-    if roll.total <= DEATH_AT_MOST:
+    total = roll.total
+    shown = plan.rolls.get(total)
+    if shown is None:
+        if len(plan.rolls) >= SHOWN_SIZE:
+            plan.rolls.clear()
+        shown = plan.rolls[total] = Line(t("line.incap_roll", actor=name, total=total))
+    lines.append(shown)
+    if total <= DEATH_AT_MOST:
         statuses = _add(statuses, "dead")
         statuses = _remove(statuses, "bleeding")
-        lines.append(Line(t("line.dies", actor=name)))
+        lines.append(plan.dies)
     else:
-        key, injury_dice = roll_injury(dice, injury_table(settings))
+        key, injury_dice = roll_injury(dice, plan.table)
         rolled.extend(injury_dice)
         extra: int | None = None
         if not roll.success:
             lasting = "permanent"
             statuses = _add(statuses, "bleeding")
-            lines.append(Line(t("line.bleeding_starts", actor=name)))
+            lines.append(plan.bleeding)
         elif roll.raises:
             lasting, extra = "24h", TEMPORARY_INJURY_HOURS
         else:
@@ -106,9 +158,14 @@ def apply_incapacitating(
             injury["hours_left"] = extra
         injuries.append(injury)
         change["injuries"] = injuries
-        lines.append(
-            Line(t("line.injury", injury=t(f"injury.{key}"), lasting=t(f"lasting.{lasting}")))
-        )
+        said = plan.injuries.get((key, lasting))
+        if said is None:
+            if len(plan.injuries) >= SHOWN_SIZE:
+                plan.injuries.clear()
+            said = plan.injuries[(key, lasting)] = Line(
+                t("line.injury", injury=t(f"injury.{key}"), lasting=t(f"lasting.{lasting}"))
+            )
+        lines.append(said)
     actor_id = action.actor_id
     return Resolution(
         action,
