@@ -21,7 +21,7 @@ setup: $(PY_STAMP) $(COMPILED) $(JS_STAMP) $(JS_BUNDLE)
 $(PY_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
-	$(PY) -m bridge.compiled --install-pth
+	$(PY) -m bridge.compiled_build --install-pth
 	touch $@
 
 # Rebuilt when a rules source changes (only the changed modules' C is recompiled).

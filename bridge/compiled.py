@@ -222,17 +222,6 @@ def install_pth() -> Path:
     return target
 
 
-def main(argv: Sequence[str]) -> int:
-    if list(argv) == ["--install-pth"]:
-        print(f"wrote {install_pth()}")
-        return 0
-    if not argv:
-        print(describe_build())
-        return 0
-    print("usage: python -m bridge.compiled [--install-pth]", file=sys.stderr)
-    return 2
-
-
 def describe_build() -> str:
     """Whether this virtualenv would run compiled, and why not."""
     manifest = read_manifest(BUILD_DIR)
@@ -244,7 +233,3 @@ def describe_build() -> str:
     if reasons:
         return f"pure Python: the build is stale ({'; '.join(reasons)})"
     return f"compiled: {len(manifest.get('modules', {}))} modules, built {manifest.get('built')}"
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -23,7 +23,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bridge.compiled import BUILD_DIR, FORMAT, MANIFEST, ROOT, ext_suffix, file_hash, mypy_version
+from bridge.compiled import (
+    BUILD_DIR,
+    FORMAT,
+    MANIFEST,
+    ROOT,
+    describe_build,
+    ext_suffix,
+    file_hash,
+    install_pth,
+    mypy_version,
+)
 
 GROUP = "vtt_compiled"
 
@@ -205,7 +215,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    parser.add_argument(
+        "--install-pth",
+        action="store_true",
+        help="only write the virtualenv's .pth loading the build",
+    )
+    parser.add_argument(
+        "--status", action="store_true", help="only say whether this virtualenv runs compiled"
+    )
     args = parser.parse_args(argv)
+    if args.install_pth:
+        print(f"wrote {install_pth()}")
+        return 0
+    if args.status:
+        print(describe_build())
+        return 0
     entries = SETS[args.set]
     if not args.force and up_to_date(args.out, args.root, entries, args.opt):
         print(f"compiled build in {args.out} is up to date")
