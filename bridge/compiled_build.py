@@ -61,7 +61,7 @@ BRIDGE = [
     "bridge/render.py",
 ]
 SETS: dict[str, list[str]] = {"core": CORE, "rules": RULES, "rules+bridge": RULES + BRIDGE}
-DEFAULT_SET = "rules"
+DEFAULT_SET = "core"
 
 
 def module_files(entries: Sequence[str], root: Path) -> list[str]:
