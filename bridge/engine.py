@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from bridge.serialize import actor_from_json, actor_to_json, card_to_json
+from bridge.serialize import actor_from_json, actor_json, actor_to_json, card_to_json
 from bridge.store import EventRow
 from protocol.v1.requests import (
     ActionRequest,
@@ -404,7 +404,7 @@ def _accepted(system: RuleSystem, old: World, new: World, cards: tuple[Any, ...]
         if was is now:  # the same frozen actor: nothing changed (most actors, most requests)
             continue
         was_json = None if was is None else actor_to_json(was)
-        now_json = None if now is None else actor_to_json(now)
+        now_json = None if now is None else actor_json(now)
         if was_json == now_json:
             continue
         before[actor_id], after[actor_id] = was_json, now_json

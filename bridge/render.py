@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from bridge.serialize import (
     actor_from_json,
     actor_text,
-    dumps,
+    json_text,
     mapping_text,
     param_to_json,
     text_to_json,
@@ -550,7 +550,8 @@ class Renderer:
         A visible actor's view depends only on the actor, the world's settings and
         the world's data (``RuleSystem.buttons`` promises it for the buttons; the
         rest reads the actor alone) and not on the role, so it is remembered keyed by
-        the JSON text of those three and the locale: an ``actor_update`` rendered
+        the JSON text of those three (without the data when the system's buttons do not
+        read it: ``RuleSystem.buttons_read_data``) and the locale: an ``actor_update`` rendered
         for several rooms, a welcome after another actor changed, or an undo back to
         a state already shown render nothing again. The texts of a world's settings
         and data are remembered by identity (the state snapshot encodes them anyway).
@@ -558,7 +559,8 @@ class Renderer:
         """
         if actor.hidden and role != "gm":
             return self._render_actor(world, actor, locale, role)
-        key = (locale, text, mapping_text(world.settings), mapping_text(world.data))
+        data = mapping_text(world.data) if self.system.buttons_read_data else ""
+        key = (locale, text, mapping_text(world.settings), data)
         views = self._actor_views
         view = views.get(key)
         if view is not None:
@@ -788,7 +790,7 @@ class Renderer:
         return {
             "seq": seq,
             "world": world.id,
-            "actor": self._actor_view(world, actor_from_json(raw), dumps(raw), locale, role),
+            "actor": self._actor_view(world, actor_from_json(raw), json_text(raw), locale, role),
             "removed": None,
         }
 

@@ -291,13 +291,44 @@ def _actor_text(actor: Actor, *, keyed: bool = False) -> str:
     hit = _ACTOR_TEXTS.get(key)
     if hit is not None and hit[0] is actor:
         return hit[1]
-    text = dumps(actor_to_json(actor))
-    if keyed:
-        text = f"{dumps(actor.id)}:{text}"
+    # The keyed text is the plain one behind its key: one encoding serves both.
+    text = f"{dumps(actor.id)}:{_actor_text(actor)}" if keyed else dumps(actor_to_json(actor))
+    _remember_actor_text(key, actor, text)
+    return text
+
+
+def _remember_actor_text(key: tuple[int, bool], actor: Actor, text: str) -> None:
     _ACTOR_TEXTS[key] = (actor, text)
     if len(_ACTOR_TEXTS) > _ACTOR_TEXTS_SIZE:
         _ACTOR_TEXTS.popitem(last=False)
-    return text
+
+
+_JSON_TEXTS: OrderedDict[int, tuple[Mapping[str, Any], str]] = OrderedDict()
+_JSON_TEXTS_SIZE = 256
+"""Changed actors' JSON values whose text is known, until their pushes are rendered
+(a few milliseconds later): a bound well above the requests in flight at once."""
+
+
+def actor_json(actor: Actor) -> dict[str, Any]:
+    """``actor_to_json(actor)`` for a push (an ``actor_update``): its text is encoded once
+    and known both for the actor (:func:`actor_text`, the world's state text) and for the
+    returned value (:func:`json_text`, the push's rendering), instead of once for each."""
+    value = actor_to_json(actor)
+    text = dumps(value)
+    _remember_actor_text((id(actor), False), actor, text)
+    _JSON_TEXTS[id(value)] = (value, text)
+    if len(_JSON_TEXTS) > _JSON_TEXTS_SIZE:
+        _JSON_TEXTS.popitem(last=False)
+    return value
+
+
+def json_text(value: Mapping[str, Any]) -> str:
+    """``dumps(value)``: known already when ``value`` came from :func:`actor_json` (the
+    entry holds the value, so its ``id`` is not reused while it lives)."""
+    hit = _JSON_TEXTS.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    return dumps(value)
 
 
 _MAPPING_TEXTS: OrderedDict[int, tuple[Mapping[str, Any], str]] = OrderedDict()

@@ -36,6 +36,7 @@ from bridge.limits import (
     normal_address,
 )
 from bridge.pipeline import Flight, WorldPipe
+from bridge.recent import RECENT_EVENTS, RecentEvents
 from bridge.render import Renderer
 from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
@@ -112,6 +113,9 @@ class Bridge:
         self.rate_limit = rate_limit
         self.dice_factory = dice_factory
         self.renderers = {sid: Renderer(s) for sid, s in registry.systems.items()}
+        # What card actions and undos read, kept once on disk; not in a cluster, where other
+        # processes write the same worlds (the store is the only place that knows it all).
+        self.recent = RecentEvents(0 if cluster is not None else RECENT_EVENTS)
         self.worlds: dict[str, WorldRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
@@ -482,14 +486,21 @@ class Bridge:
         self, runtime: WorldRuntime, request: BaseModel
     ) -> tuple[EventRow | None, set[tuple[str, str]]]:
         """What a ``card_action`` or ``undo`` reads from the store."""
-        store, world_id = self.store, runtime.world.id
+        store, world_id, recent = self.store, runtime.world.id, self.recent
         if isinstance(request, CardActionRequest):
             card_seq = int(request.card.split(".")[0])
-            referenced = await store.run(store.sync.event_at, world_id, card_seq)
-            used = await store.run(store.sync.used_follow_ups, world_id, [request.card])
+            referenced = recent.row(world_id, card_seq)
+            if referenced is None:
+                referenced = await store.run(store.sync.event_at, world_id, card_seq)
+            used = recent.used(world_id, request.card, runtime.seq)
+            if used is None:
+                used = await store.run(store.sync.used_follow_ups, world_id, [request.card])
             return referenced, used
         if isinstance(request, UndoRequest):
-            return await store.run(store.sync.event_at, world_id, request.seq), set()
+            referenced = recent.row(world_id, request.seq)
+            if referenced is None:
+                referenced = await store.run(store.sync.event_at, world_id, request.seq)
+            return referenced, set()
         return None, set()
 
     def _refusal(self, runtime: WorldRuntime, session: Session, result: Rejected) -> dict[str, Any]:
@@ -596,8 +607,17 @@ class Bridge:
             pipe.tail,
             loop.create_future(),
         )
-        write = self.store.submit(runtime.world.id, record, world_json_text(result.world))
+        world_id = runtime.world.id
+        write = self.store.submit(world_id, record, world_json_text(result.world))
         pipe.launch(runtime, flight, write)
+        recent = self.recent
+
+        def remember(written: asyncio.Future[None]) -> None:
+            # After the pipe's own callback, before any waiter resumes: on disk, so kept.
+            if not written.cancelled() and written.exception() is None:
+                recent.remember(world_id, record)
+
+        write.add_done_callback(remember)
         return flight, True
 
     async def _land(

@@ -128,6 +128,16 @@ class NewEvent:
     released_follow_ups: tuple[tuple[str, str], ...] = ()
 
 
+def _loads(text: str) -> Any:
+    """An event's JSON column read back: orjson (several times faster on a card's pushes
+    and undo), and the standard parser for what orjson refuses (an integer past 64 bits, a
+    lone surrogate escaped by the standard encoder), which reads it as it was written."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def _dumps(value: Any) -> str:
     """An event's JSON text (payload, draws, pushes, undo): orjson, about 10x faster than
     the standard encoder and the same JSON value read back; what orjson refuses (an integer
@@ -287,11 +297,11 @@ class SQLiteStore:
             r[3],
             r[4],
             r[5],
-            json.loads(r[6]),
+            _loads(r[6]),
             r[7],
-            json.loads(r[8]),
-            json.loads(r[9]),
-            None if r[10] is None else json.loads(r[10]),
+            _loads(r[8]),
+            _loads(r[9]),
+            None if r[10] is None else _loads(r[10]),
             r[11],
         )
 
@@ -706,3 +716,9 @@ def _answer(
         done.set_exception(outcome)
     else:
         done.set_result(outcome)
+
+
+def event_row(world_id: str, event: NewEvent) -> EventRow:
+    """``event`` as the store reads it back once written: the same columns, encoded and
+    decoded as :class:`SQLiteStore` writes and reads them (fresh objects, JSON's types)."""
+    return SQLiteStore._event(_event_values(world_id, event))

@@ -105,11 +105,18 @@ class RuleSystem(ABC):
         """The buttons ``actor``'s sheet shows.
 
         Promise: the result depends only on ``actor``, ``world.settings`` and
-        ``world.data`` (and the system's own constants). The bridge remembers an
-        actor's rendered view keyed by those three and re-renders only when one
-        of them changes; reading other actors, the world's name or id, a clock or
-        dice here would show stale buttons.
+        ``world.data`` (and the system's own constants); not on ``world.data`` at all
+        when :attr:`buttons_read_data` is False. The bridge remembers an actor's
+        rendered view keyed by those three (two) and re-renders only when one of them
+        changes; reading other actors, the world's name or id, a clock or dice here
+        would show stale buttons.
         """
+
+    buttons_read_data: bool = True
+    """Whether :meth:`buttons` reads ``world.data``. A system whose buttons never do says
+    False, and an actor's rendered view is then kept while the world's data changes (a
+    pending hit, the initiative deck, a counter): otherwise every such change renders
+    every actor's view again."""
 
     def sample_actors(self) -> tuple[Actor, ...]:
         """Characters for a demo world."""

@@ -2,10 +2,14 @@
 off, one room per world) whose handlers only ack and push the same bytes.
 
 ``python -m bridge.bench.floor --port 0 --captured FILE`` where FILE holds, per scenario,
-per event name, ``{"ack", "pushes"}`` recorded from the real bridge (``load.mjs`` in
-capture mode). A connection's token is ``<scenario>|<room>``: each request is answered
-with its scenario's recorded ack for that event, after the recorded pushes went to the
-connection's room, as the bridge does.
+``{"operations": [[[event, ack, pushes], ...], ...]}``: a run of whole operations recorded
+from the real bridge (``load.mjs`` in capture mode), each request's event with its ack and
+the pushes it caused. A connection's token is ``<scenario>|<room>``: each connection walks
+through the recorded operations in turn (connections start at different ones), and each
+request is answered with the next recorded step's ack, after that step's pushes went to
+the connection's room, as the bridge does. So an operation of the floor's takes the
+requests and bytes one of the bridge's took (a burst that missed, or hit three times), and
+over a run as many requests an operation, on average, as the sample the bridge gave.
 """
 
 from __future__ import annotations
@@ -23,7 +27,40 @@ from aiohttp import web
 from bridge.transport import UncompressedWebSocket, settle_collector
 
 NS = "/vtt"
-Captured = dict[str, dict[str, dict[str, Any]]]
+Captured = dict[str, dict[str, list[list[list[Any]]]]]
+"""Per scenario: ``{"operations": [[[event, ack, pushes], ...], ...]}`` (load.mjs's capture)."""
+NOTHING: list[Any] = ["", {"ok": False, "error": {"code": "unknown_event"}}, []]
+
+
+class Recorded:
+    """One scenario's recorded operations, and where each connection is in them."""
+
+    def __init__(self, operations: list[list[list[Any]]]) -> None:
+        self.operations = [op for op in operations if op] or [[NOTHING]]
+        self.by_event: dict[str, list[Any]] = {}
+        for op in self.operations:
+            for step in op:
+                self.by_event.setdefault(step[0], step)
+        self.starts = 0
+
+    def cursor(self) -> list[int]:
+        """A new connection's place: [operation, step], each one starting at the next."""
+        self.starts += 1
+        return [self.starts % len(self.operations), 0]
+
+    def answer(self, place: list[int], event: str) -> list[Any]:
+        """The recorded step for ``event`` at ``place`` (moved on past it). A request that is
+        not the one the recording has next (none is, in the benchmark's closed loops) gets
+        the first recorded step of that event, or ``unknown_event``."""
+        op = self.operations[place[0]]
+        step = op[place[1]]
+        if step[0] != event:
+            return self.by_event.get(event, NOTHING)
+        place[1] += 1
+        if place[1] == len(op):
+            place[0] = (place[0] + 1) % len(self.operations)
+            place[1] = 0
+        return step
 
 
 def create_floor(captured: Captured) -> web.Application:
@@ -35,14 +72,16 @@ def create_floor(captured: Captured) -> web.Application:
         engineio_logger=False,
     )
     sio.eio._async = {**sio.eio._async, "websocket": UncompressedWebSocket}
-    joined: dict[str, tuple[str, str]] = {}
+    recorded = {key: Recorded(value.get("operations", [])) for key, value in captured.items()}
+    unknown = Recorded([])
+    joined: dict[str, tuple[Recorded, list[int], str]] = {}
     welcome = {"protocol": 1, "seq": 0, "actors": [], "role": "gm"}
-    nothing = {"ack": {"ok": False, "error": {"code": "unknown_event"}}, "pushes": []}
 
     async def connect(sid: str, environ: dict[str, Any], auth: Any = None) -> None:
         token = str(auth.get("token")) if isinstance(auth, dict) else "none|none"
         scenario, _, room = token.partition("|")
-        joined[sid] = (scenario, room)
+        operations = recorded.get(scenario, unknown)
+        joined[sid] = (operations, operations.cursor(), room)
         await sio.enter_room(sid, room, namespace=NS)
 
         async def greet() -> None:
@@ -56,12 +95,12 @@ def create_floor(captured: Captured) -> web.Application:
         joined.pop(sid, None)
 
     async def any_event(event: str, sid: str, *args: Any) -> dict[str, Any]:
-        scenario, room = joined.get(sid, ("none", "none"))
-        recorded = captured.get(scenario, {}).get(event, nothing)
-        for name, body in recorded["pushes"]:
+        operations, place, room = joined.get(sid, (unknown, [0, 0], "none"))
+        _event, ack, pushes = operations.answer(place, event)
+        for name, body in pushes:
             await sio.emit(name, body, room=room, namespace=NS)
-        ack: dict[str, Any] = recorded["ack"]
-        return ack
+        answer: dict[str, Any] = ack
+        return answer
 
     sio.on("connect", connect, namespace=NS)
     sio.on("disconnect", disconnect, namespace=NS)

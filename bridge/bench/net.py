@@ -7,9 +7,9 @@ Servers run as child processes; the load comes from separate Node processes
 Every scenario spreads its connections over worlds of five members (1 connection:
 one world; 50: ten worlds; 500: a hundred), each member running the scenario's
 operation in a closed loop, each card pushed to its world's room. The floor is
-given, per scenario and event, the ack and pushes the bridge sent for it (recorded
-by the same load generator first), so both answer the same requests with the same
-bytes to the same rooms.
+given, per scenario, a run of operations the bridge answered (each request's ack and
+pushes, recorded by the same load generator first) and walks through them, so both
+answer the same requests with the same bytes to the same rooms.
 """
 
 from __future__ import annotations
@@ -119,6 +119,11 @@ IN_MEMORY_ROW = "o3d10 roll x50"
 """The row also played against the same bridge whose store lives in RAM: what durability costs."""
 RAM_DISK = Path("/dev/shm")
 """A tmpfs (Linux): a store there is written the same way, and a sync returns at once."""
+CAPTURED_OPERATIONS = 24
+"""Operations recorded from the bridge per scenario, as they came, for the floor to walk
+through: one recorded burst made the floor's operations all as long as that burst (an
+attack, one damage and two undos: 4 requests; three hits: 8) while the bridge's averaged
+~4.3 requests, so the RoF 3 row read 0.36x or 0.61x by which burst was recorded."""
 SLICES = 2
 """Windows per target and row (full runs), floor and bridge alternating."""
 O3D10_ROLL = {
@@ -219,6 +224,7 @@ def _loaders(
             "script": script,
             "offset": offset,
             "capture": capture,
+            "captureOps": CAPTURED_OPERATIONS if capture else 0,
             "barrier": window is not None,
         }
         offset += count

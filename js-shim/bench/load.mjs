@@ -1,7 +1,7 @@
 // Load generator for `vtt-bridge bench`: N socket.io-client connections (msgpack parser,
 // websocket transport) running a scenario's operation in a closed loop for a fixed time,
-// or holding idle connections, or (capture mode) running one operation and recording each
-// event's ack and the pushes it caused. Prints one JSON line of figures, including its own
+// or holding idle connections, or (capture mode) running `captureOps` operations in a row
+// and recording each request's event, ack and the pushes it caused, operation by operation. Prints one JSON line of figures, including its own
 // CPU use so the orchestrator can check the load generator was not the bottleneck.
 //
 // An operation: the scenario's request; then, when `follow` is set, every follow-up of
@@ -15,7 +15,9 @@ import parser from 'socket.io-msgpack-parser';
 import { randomUUID } from 'node:crypto';
 
 const options = JSON.parse(process.argv[2]);
-const { url, tokens, connections, seconds, idle, script, capture = false, offset = 0, barrier = false } = options;
+const {
+  url, tokens, connections, seconds, idle, script, capture = false, captureOps = 1, offset = 0, barrier = false,
+} = options;
 
 // With `barrier`, the orchestrator starts every load generator's window at once: each one
 // connects, says {"ready": true} and waits for a line on stdin; after its result line it
@@ -87,7 +89,8 @@ let pushes = 0;
 let requests = 0;
 let errors = 0;
 const firstError = [];
-let captured = {};
+const captured = [];
+let capturing = null; // the operation being recorded: [[event, ack, pushes], ...]
 for (const socket of sockets) {
   socket.onAny((event, body) => {
     pushes += 1;
@@ -99,7 +102,7 @@ async function call(socket, event, body) {
   socket.recording = [];
   const ack = await socket.timeout(10000).emitWithAck(event, { ...body, id: randomUUID().replaceAll('-', '') });
   requests += 1;
-  if (capture && !(event in captured)) captured[event] = { ack, pushes: socket.recording };
+  if (capturing !== null) capturing.push([event, ack, socket.recording]);
   socket.recording = null;
   if (!ack || ack.ok !== true) {
     errors += 1;
@@ -137,12 +140,14 @@ const latencies = [];
 if (idle) {
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 } else if (capture) {
-  // Record one whole operation; with `follow`, one whose card had follow-ups (a burst
-  // that hit), so the floor replays the full sequence.
-  for (let attempt = 0; attempt < 50 && sockets.length; attempt += 1) {
-    captured = {};
+  // Record `captureOps` whole operations in a row, as they come (a burst that missed as
+  // well as one that hit three times): the floor walks through them, so its operations
+  // take as many requests, on average, as the bridge's do.
+  for (let done = 0; done < captureOps && sockets.length; done += 1) {
+    capturing = [];
     await operation(sockets[0]);
-    if (!script.follow || 'card_action' in captured) break;
+    captured.push(capturing);
+    capturing = null;
   }
 } else {
   const deadline = started + seconds * 1000;
@@ -183,7 +188,7 @@ const line = JSON.stringify({
   p99_ms: pick(0.99),
   latencies_ms: latencies.length > 20000 ? undefined : latencies,
   cpu_seconds: (cpu.user + cpu.system) / 1e6,
-  captured: capture ? captured : undefined,
+  captured: capture ? { operations: captured } : undefined,
 });
 if (barrier) {
   await new Promise((resolve) => process.stdout.write(`${line}\n`, resolve));

@@ -256,6 +256,8 @@ class SavageWorlds(RuleSystem):
             else t(f"status.{status}")
         )
 
+    buttons_read_data = False  # sheet_buttons: the parsed sheet and two settings
+
     def buttons(self, world: World, actor: Actor) -> tuple[Button, ...]:
         return sheet_buttons(world, actor)
 

@@ -108,3 +108,42 @@ def test_the_remembered_views_are_bounded() -> None:
     for i in range(_ACTOR_VIEWS + 50):
         renderer.actor(world, dataclasses.replace(actor, name=f"n{i}"), "es")
     assert len(renderer._actor_views) == _ACTOR_VIEWS
+
+
+SOME_DATA: tuple[dict[str, Any], ...] = (
+    {"tracker": {"round": 1}},
+    {"combat": {"active": True, "round": 2}},
+    {"pending": {"h1": {"victim": "x", "wounds": 1}}, "gm_bennies": 2},
+    {"deck": {"draw": [1, 2, 3], "discard": []}, "next_id": 41},
+)
+"""World data of the kinds the systems keep (a tracker, a fight, pending hits, a deck, ids)."""
+
+
+DATA_BLIND = sorted(
+    system_id
+    for system_id, system in default_registry().systems.items()
+    if not system.buttons_read_data
+)
+
+
+@pytest.mark.parametrize("system_id", DATA_BLIND)
+def test_a_system_whose_buttons_do_not_read_the_world_data_keeps_its_views(
+    system_id: str,
+) -> None:
+    """``buttons_read_data = False`` is a promise: the buttons are the same whatever the
+    world's data holds; the renderer then keeps an actor's view while the data changes."""
+    system = default_registry().get(system_id)
+    world = _world(system_id)
+    renderer = Renderer(system)
+    for actor in world.actors.values():
+        view = renderer.actor(world, actor, "es")
+        for data in SOME_DATA:
+            changed = dataclasses.replace(world, data=data)
+            assert system.buttons(changed, actor) == system.buttons(world, actor)
+            assert renderer.actor(changed, actor, "es") is view
+            fresh = Renderer(system)._render_actor(changed, actor, "es", "gm")
+            assert _text(fresh) == _text(view)
+
+
+def test_savage_worlds_buttons_do_not_read_the_world_data() -> None:
+    assert "savage_worlds" in DATA_BLIND

@@ -86,3 +86,31 @@ def test_card_parts_built_anew_are_remembered_by_value_and_shared_texts() -> Non
         assert made["dice"] == [die_to_json(d) for d in fresh.dice]
         assert dumps(made["dice"]) == dumps([die_to_json(d) for d in fresh.dice])
         assert dumps(made["sections"]) == dumps([_section_to_json(s) for s in fresh.sections])
+
+
+def test_an_actor_update_is_encoded_once_for_the_state_and_the_push() -> None:
+    """``actor_json`` (the engine's actor_update value) makes its text known to the world's
+    state text and to the push's rendering: both equal a fresh encoding, and only the very
+    value (not an equal copy) is taken as known."""
+    from bridge.serialize import (
+        _JSON_TEXTS,
+        _JSON_TEXTS_SIZE,
+        actor_json,
+        actor_text,
+        actor_to_json,
+        dumps,
+        json_text,
+    )
+    from rules.registry import default_registry
+
+    actors = default_registry().get("savage_worlds").sample_actors()
+    for actor in actors:
+        value = actor_json(actor)
+        assert value == actor_to_json(actor)
+        assert json_text(value) == dumps(value) == actor_text(actor)
+        copy = dict(value)
+        assert json_text(copy) == dumps(copy)
+        assert _JSON_TEXTS[id(value)][0] is value and id(copy) not in _JSON_TEXTS
+    for _ in range(_JSON_TEXTS_SIZE + 10):
+        actor_json(actors[0])
+    assert len(_JSON_TEXTS) == _JSON_TEXTS_SIZE
