@@ -93,7 +93,7 @@ bench: setup
 	$(PY) -m bridge bench --json bench.json
 
 clean:
-	rm -rf $(VENV) js-shim/node_modules bridge/static/dist
+	rm -rf $(VENV) js-shim/node_modules bridge/static/dist build/compiled
 
 # The reliability campaign's long runs (docs/reliability.md): the same tests as in
 # `make test`, scaled up (kill -9 x25, 300 tables, a soak, 1000-example fuzzes).
