@@ -112,7 +112,7 @@ import rules.dice, rules.savage_worlds.act_attack
 from rules.dice import SeededDice
 print(rules.dice.__file__)
 print(rules.savage_worlds.act_attack.__file__)
-print(SeededDice(7).d(10))
+print(SeededDice(7).roll(10))
 print(compiled.describe())
 """
 
