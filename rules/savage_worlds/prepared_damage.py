@@ -52,7 +52,7 @@ from rules.model import (
     t,
 )
 from rules.rolls import parse_expression
-from rules.savage_worlds import act_damage, act_soak
+from rules.savage_worlds import act_damage, act_soak, prepared_incap
 from rules.savage_worlds.act_damage import (
     _RAISE_DAMAGE,
     _VERSUS,
@@ -258,9 +258,12 @@ def resolve_damage(
     tail, _, waits, change, _ = found
     lines = head + tail
     outcome = _outcome(wounds, shaken, margin)
-    # the attack's hit is done (its own copy; the other hits and values stay shared)
-    attack = {**stored, "hits": [dict(each) for each in stored["hits"]]}
-    attack["hits"][index]["done"] = True
+    # the attack's hit is done: a new mapping for it, its attack and the hit list; the other
+    # hits and values stay shared (world data is never changed in place: the whole way
+    # changes its own deep copy)
+    hits = list(stored["hits"])
+    hits[index] = {**hits[index], "done": True}
+    attack = {**stored, "hits": hits}
     attacks = dict(data.get("attacks", {}))
     for each in attack["hits"]:
         if not each["done"]:
@@ -455,6 +458,13 @@ def resolve_apply(
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     state = victim.state
     vsheet = parse_sheet(victim.sheet)
+    taken = max(0, int(hit["wounds"]) - int(hit["soaked"]))
+    if prepared_incap.covers(vsheet, state, taken):  # its dice decide: worked out each time
+        left = dict(pending)
+        left.pop(pid)
+        return prepared_incap.apply_incapacitating(
+            action, victim, vsheet, hit, taken, left, dice, settings
+        )
     try:
         key = (
             "apply",
