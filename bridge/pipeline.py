@@ -39,6 +39,10 @@ class Flight:
     previous: asyncio.Future[None] | None
     emitted: asyncio.Future[None]
     durable: asyncio.Future[None] | None = None
+    ready: asyncio.Future[None] | None = None
+    """The request's own view of ``durable``: completed by the same callback that settles
+    the world's durable state (so with no hop of its own), and the only future its request
+    awaits for the write: a cancelled request cancels this one, never the write."""
     ok: bool = False
 
 
@@ -69,6 +73,7 @@ class WorldPipe:
     ) -> None:
         """Make ``flight`` the world's newest state and follow its write to disk."""
         flight.durable = write
+        ready = flight.ready = write.get_loop().create_future()
         self.flights[flight.request_id] = flight
         self.tail = flight.emitted
         runtime.world = flight.world
@@ -76,8 +81,8 @@ class WorldPipe:
 
         def landed(task: asyncio.Future[None]) -> None:
             # Runs before any waiter of the write resumes (the first callback added).
-            failed = task.cancelled() or task.exception() is not None
-            if not failed:
+            error = None if task.cancelled() else task.exception()
+            if not task.cancelled() and error is None:
                 flight.ok = True
                 if flight.seq > self.durable_seq:
                     self.durable_world, self.durable_seq = flight.world, flight.seq
@@ -86,6 +91,14 @@ class WorldPipe:
                 # to what is on disk. Later flights fail in the store by themselves.
                 runtime.world, runtime.seq = self.durable_world, self.durable_seq
                 self.rollbacks += 1
+            if ready.done():  # its request was cancelled: nobody waits
+                return
+            if task.cancelled():
+                ready.cancel()
+            elif error is not None:
+                ready.set_exception(error)
+            else:
+                ready.set_result(None)
 
         write.add_done_callback(landed)
 

@@ -384,7 +384,9 @@ class Bridge:
                 await asyncio.wait_for(conn.welcomed.wait(), WELCOME_WAIT_SECONDS)
             except TimeoutError:
                 return self._error("internal_error", locale)
-        runtime = await self.runtime(conn.world_id)
+        runtime = self.worlds.get(conn.world_id)
+        if runtime is None:
+            runtime = await self.runtime(conn.world_id)
         if self.cluster is not None:
             # Several processes on one store: one request at a time, each written before
             # the next is worked out (the cluster reloads and retries on a lost race).
@@ -531,9 +533,11 @@ class Bridge:
             settled = await self._settled(runtime, session, payload, digest)
             if settled is not None:
                 return settled
+        referenced: EventRow | None = None
+        used: set[tuple[str, str]] = set()
         if isinstance(request, CardActionRequest | UndoRequest):
             await pipe.settle()  # what they read from the store must be all there
-        referenced, used = await self._referenced(runtime, request)
+            referenced, used = await self._referenced(runtime, request)
         while True:
             rollbacks = pipe.rollbacks
             dice = RecordingDice(self.dice_factory())
@@ -627,14 +631,15 @@ class Bridge:
         flight's pushes) and answer; if the store failed, nothing happened."""
         pipe = self.pipe(runtime)
         try:
-            assert flight.durable is not None
+            assert flight.ready is not None
             try:
-                await asyncio.shield(flight.durable)
+                await flight.ready  # this request's own future: cancelling it spares the write
             except StoreError:
                 log.exception("store refused event %s of world %s", flight.seq, flight.world.id)
                 return self._error("store_error", session.locale)
-            if flight.previous is not None:
-                await asyncio.shield(flight.previous)
+            previous = flight.previous
+            if previous is not None and not previous.done():
+                await asyncio.shield(previous)
             rendered = await self._broadcast(runtime, flight.seq, flight.pushes, flight.world)
         finally:
             pipe.land(flight)

@@ -135,3 +135,56 @@ async def test_request_ids_known_in_memory_answer_retries_across_a_restart(env: 
     assert collided["ok"] and not collided["duplicate"] and collided["seq"] == fresh["seq"] + 1
     assert lookups == [payload["id"], colliding]
     env.store.find_request_now = original  # type: ignore[method-assign]
+
+
+async def test_a_request_cancelled_while_its_write_is_on_the_way_is_still_written_once(
+    tmp_path: Any,
+) -> None:
+    """The request awaits a future of its own for the write: cancelling it (its client
+    gone, a shutdown) leaves the write and the world's durable state alone, so the event
+    stays written, nothing rolls back, the next request follows it and a retry of the
+    cancelled id is answered as a duplicate."""
+    import threading
+
+    from bridge.bench.net import O3D10_ROLL
+    from bridge.engine import Session
+    from bridge.server import Bridge, Connection
+    from bridge.store import AsyncStore, SQLiteStore
+    from bridge.worlds import create_world
+    from rules.registry import default_registry
+
+    registry = default_registry()
+    sync = SQLiteStore(tmp_path / "bridge.sqlite3")
+    world_id = create_world(
+        sync, registry, "w", "o3d10", actors=registry.get("o3d10").sample_actors()
+    ).world_id
+    store = AsyncStore(sync)
+    bridge = Bridge(store, registry)
+    conn = Connection(world_id, Session("gm1", "gm", "es"), None)
+    conn.welcomed.set()
+    entered, release = threading.Event(), threading.Event()
+    original = sync.append_many
+
+    def held(items: Any) -> Any:
+        entered.set()
+        release.wait(10)
+        return original(items)
+
+    sync.append_many = held  # type: ignore[method-assign]
+    first = {"id": rid(), **O3D10_ROLL}
+    task = asyncio.create_task(bridge.handle(conn, "roll", (dict(first),), "es"))
+    while not entered.is_set():
+        await asyncio.sleep(0.005)
+    task.cancel()
+    await asyncio.sleep(0)
+    release.set()
+    sync.append_many = original  # type: ignore[method-assign]
+    second = await bridge.handle(conn, "roll", ({"id": rid(), **O3D10_ROLL},), "es")
+    assert task.cancelled()
+    assert second["ok"] and second["seq"] == 2, second
+    runtime = bridge.worlds[world_id]
+    assert runtime.seq == 2 and bridge.pipe(runtime).rollbacks == 0
+    retried = await bridge.handle(conn, "roll", (dict(first),), "es")
+    assert retried["ok"] and retried["duplicate"] and retried["seq"] == 1, retried
+    assert [e.seq for e in sync.events_after(world_id, 0)] == [1, 2]
+    await store.close()
