@@ -5,20 +5,30 @@ PY := $(VENV)/bin/python
 PY_STAMP := $(VENV)/.installed-stamp
 JS_STAMP := js-shim/node_modules/.installed-stamp
 JS_BUNDLE := bridge/static/dist/table.js
+# The rules core compiled with mypyc, out of the source tree (docs/performance-compiled.md).
+COMPILED := build/compiled/manifest.json
+COMPILED_SOURCES := $(shell find rules -name '*.py' 2>/dev/null) bridge/compiled.py bridge/compiled_build.py
 DATA ?= data
 HOST ?= 127.0.0.1
 PORT ?= 8765
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: bench-smoke run test test-python test-js lint typecheck setup js bench clean check-browser demo roll20 \
+.PHONY: compiled bench-smoke run test test-python test-js lint typecheck setup js bench clean check-browser demo roll20 \
 	foundry-module
 
-setup: $(PY_STAMP) $(JS_STAMP) $(JS_BUNDLE)
+setup: $(PY_STAMP) $(COMPILED) $(JS_STAMP) $(JS_BUNDLE)
 
 $(PY_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(PY) -m bridge.compiled_build --install-pth
 	touch $@
+
+# Rebuilt when a rules source changes (only the changed modules' C is recompiled).
+$(COMPILED): $(PY_STAMP) $(COMPILED_SOURCES)
+	$(PY) -m bridge.compiled_build
+
+compiled: $(COMPILED)
 
 $(JS_STAMP): js-shim/package.json js-shim/package-lock.json
 	cd js-shim && npm ci --no-audit --no-fund --loglevel=error
@@ -64,8 +74,11 @@ check-browser:
 	  exit 1; \
 	fi
 
-test-python: $(PY_STAMP)
-	$(PY) -m pytest
+# The whole suite runs against the compiled build (what ships; VTT_COMPILED=require makes a
+# missing or stale build an error), then the rules tests once more as pure Python.
+test-python: $(PY_STAMP) $(COMPILED)
+	VTT_COMPILED=require $(PY) -m pytest
+	VTT_PURE=1 $(PY) -m pytest tests/rules -p no:cacheprovider
 
 test-js: setup check-browser
 	cd js-shim && npm run --silent typecheck
@@ -80,7 +93,7 @@ bench: setup
 	$(PY) -m bridge bench --json bench.json
 
 clean:
-	rm -rf $(VENV) js-shim/node_modules bridge/static/dist
+	rm -rf $(VENV) js-shim/node_modules bridge/static/dist build/compiled
 
 # The reliability campaign's long runs (docs/reliability.md): the same tests as in
 # `make test`, scaled up (kill -9 x25, 300 tables, a soak, 1000-example fuzzes).

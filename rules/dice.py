@@ -14,7 +14,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from rules.records import fast_init
 
@@ -25,7 +25,7 @@ MAX_SIDES = 1000
 class DiceError(Exception):
     """A dice problem. ``code`` is stable and goes on the wire."""
 
-    code = "dice_error"
+    code: ClassVar[str] = "dice_error"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -35,19 +35,19 @@ class DiceError(Exception):
 class DiceExhausted(DiceError):
     """A scripted source was asked for more dice than it was given (the script's fault)."""
 
-    code = "dice_exhausted"
+    code: ClassVar[str] = "dice_exhausted"
 
 
 class DiceScriptMismatch(DiceError):
     """A scripted face does not fit the die asked for (the script's fault)."""
 
-    code = "dice_script_mismatch"
+    code: ClassVar[str] = "dice_script_mismatch"
 
 
 class DiceLimitExceeded(DiceError):
     """A roll needed more dice than its explicit limit allows (explosions, huge pools)."""
 
-    code = "dice_limit"
+    code: ClassVar[str] = "dice_limit"
 
 
 class DiceSource(Protocol):

@@ -333,7 +333,10 @@ def print_rules(rates: dict[str, Rate]) -> None:
 def main(argv: list[str]) -> int:
     """The rules core alone (no I/O, this process): a quick way to measure a change."""
     seconds = 0.3 if "--quick" in argv else 2.0
+    from bridge.compiled import describe
+
     print_rules(rules_rates(seconds))
+    print(describe())
     return 0
 
 

@@ -125,6 +125,8 @@ def main(argv: list[str]) -> int:
         "--no-freeze", action="store_true", help="leave the startup heap to the collector"
     )
     args = parser.parse_args(argv)
+    from bridge.compiled import describe
+
     figures, loop_cpu = asyncio.run(
         measure(args.system, args.rounds, args.per, freeze=not args.no_freeze)
     )
@@ -133,6 +135,7 @@ def main(argv: list[str]) -> int:
         json.dumps(
             {
                 "system": args.system,
+                "code": describe(),
                 "median_us": round(statistics.median(figures), 1),
                 "best_us": round(min(figures), 1),
                 "loop_thread_median_us": round(statistics.median(loop_cpu), 1),

@@ -12,6 +12,7 @@ from typing import Any
 
 from bridge.bench import cluster, core, net, storage
 from bridge.bench.core import Rate
+from bridge.compiled import describe
 
 TARGETS = "targets (issue 12)"
 LOADER_BUSY = 0.9
@@ -183,6 +184,7 @@ def run(quick: bool, json_path: Path | None, only: str | None = None) -> int:
         f"vtt-bridge bench ({'quick' if quick else 'full'}) on {platform.node()},"
         f" {platform.python_implementation()} {platform.python_version()}"
     )
+    print(describe())
     print("\nRules core, replay and store (in process, one core; the store also its disk):")
     if rules:
         core.print_rules(rules)
@@ -209,6 +211,7 @@ def run(quick: bool, json_path: Path | None, only: str | None = None) -> int:
             json.dumps(
                 {
                     "quick": quick,
+                    "code": describe(),
                     "rules": {
                         k: asdict(v) for k, v in {**rules, "replay": replay, **store}.items()
                     },

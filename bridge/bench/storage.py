@@ -255,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"durable / in memory, {WORLDS} worlds at once: {durable.per_second / memory.per_second:.2f}x"
         )
+    from bridge.compiled import describe
+
+    print(describe())
     return 0
 
 

@@ -328,11 +328,11 @@ class BrpD10(RuleSystem):
             return resolver(world, action, dice)
         except DiceError as error:
             raise RulesError(error.code, t("error.dice", problem=error.message), "dice") from error
-        except (KeyError, ValueError, TypeError) as error:
+        except (KeyError, ValueError, TypeError) as bad:
             # Malformed stored state or parameters that slipped past validation: a clean refusal.
             raise RulesError(
-                "invalid_request", t("error.invalid_request", problem=str(error)[:100])
-            ) from error
+                "invalid_request", t("error.invalid_request", problem=str(bad)[:100])
+            ) from bad
 
     def advance_time(self, world: World, step: TimeStep, dice: DiceSource) -> Resolution | None:
         if step.unit == "round" and combat_of(world) is not None:

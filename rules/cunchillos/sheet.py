@@ -182,13 +182,13 @@ def parse_sheet(raw: JsonMap) -> Sheet:
     if main_hand not in HANDS:
         raise _problem("mano_habil must be derecha or izquierda", "sheet.mano_habil")
     in_hand: dict[str, str | None] = {hand: None for hand in HANDS}
-    for hand, key in _mapping(raw.get("en_mano", {}), "sheet.en_mano").items():
+    for hand, held in _mapping(raw.get("en_mano", {}), "sheet.en_mano").items():
         field = f"sheet.en_mano.{hand}"
         if hand not in HANDS:
             raise _problem("en_mano keys are derecha and izquierda", field)
-        if key is not None and key not in weapons:
+        if held is not None and held not in weapons:
             raise _problem(f"{field} must name one of the sheet's weapons", field)
-        in_hand[hand] = key
+        in_hand[hand] = held
     return Sheet(
         chars,
         _int(raw.get("pv"), "sheet.pv", 1),

@@ -256,12 +256,12 @@ class Cunchillos(RuleSystem):
             return run()
         except DiceError as error:
             raise RulesError(error.code, t("error.dice", problem=error.message), None) from error
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
+        except (ValueError, TypeError, KeyError, AttributeError) as odd:
             # A hand-edited state or a follow-up with odd values: refuse, never crash.
-            problem = type(error).__name__
+            problem = type(odd).__name__
             raise RulesError(
                 "invalid_state", t("error.invalid_state", problem=problem), None
-            ) from error
+            ) from odd
 
     def _resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
         kind = action.kind

@@ -12,6 +12,7 @@ from rules.dice import SeededDice
 from rules.model import Action, RulesError, World
 from rules.savage_worlds import SYSTEM, act_attack, prepared_attack
 from rules.savage_worlds.system import _with_defaults
+from support.compiled import pure_only
 from tests.rules.savage_worlds.sw_helpers import make_world, with_state
 
 SETUPS: list[tuple[str, dict[str, Any], tuple[str, ...], dict[str, Any]]] = [
@@ -67,6 +68,7 @@ def test_planned_equals_whole_way(setup: int) -> None:
         assert fired == 0 or fired == 300
 
 
+@pure_only(prepared_attack)
 def test_bench_attack_takes_the_plan() -> None:
     world = make_world()
     action = SYSTEM.check_action(

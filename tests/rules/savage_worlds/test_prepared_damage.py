@@ -12,6 +12,7 @@ from rules.dice import SeededDice
 from rules.model import Action, World
 from rules.savage_worlds import SYSTEM, act_damage, act_soak, prepared_damage
 from rules.savage_worlds.system import _with_defaults
+from support.compiled import pure_only
 from tests.rules.savage_worlds.sw_helpers import make_world, with_state
 
 VICTIM_STATES: list[tuple[tuple[str, ...], dict[str, Any]]] = [
@@ -76,6 +77,7 @@ def test_damage_and_apply_equal_the_whole_way(settings_over: dict[str, Any], vic
     assert seen["damage"] > 0
 
 
+@pure_only(prepared_damage)
 def test_remembered_outcomes_serve_later_rolls() -> None:
     world = make_world()
     settings = _with_defaults(world.settings)
