@@ -20,16 +20,14 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def _references_of_a_lone_entry() -> int:
-    """What ``sys.getrefcount`` says, in :func:`forget_unheld`'s own loop, of an object
-    that only its entry holds (measured, not assumed: compiled code may count apart)."""
-    table = {0: (object(), None)}
-    for entry in table.values():
-        return sys.getrefcount(entry[0])
-    raise AssertionError("unreachable")
+def _references(entry: tuple[Any, ...]) -> int:
+    """``sys.getrefcount`` of the object an entry holds. Calibrated below through this very
+    function (compiled code counts borrowed references apart from the interpreter)."""
+    return sys.getrefcount(entry[0])
 
 
-_LONE = _references_of_a_lone_entry()
+_LONE = _references((object(), None))
+"""What :func:`_references` says of an object only its entry holds."""
 
 
 def forget_unheld(cache: MutableMapping[Any, tuple[Any, ...]], size: int) -> None:
@@ -43,7 +41,7 @@ def forget_unheld(cache: MutableMapping[Any, tuple[Any, ...]], size: int) -> Non
     in use stay, so a smaller bound keeps the same hits (docs/reliability.md, item 10)."""
     keep = size - size // 8
     for key, entry in list(cache.items()):
-        if sys.getrefcount(entry[0]) <= _LONE:
+        if _references(entry) <= _LONE:
             with contextlib.suppress(KeyError):
                 del cache[key]
     while len(cache) > keep:
