@@ -17,6 +17,7 @@ from typing import Any
 from rules.dice import DiceSource, Die
 from rules.model import (
     Action,
+    Actor,
     Card,
     FollowUp,
     Line,
@@ -101,15 +102,7 @@ def resolve_damage(
     hit["done"] = True
     lines: list[Line] = []
     rolled: list[Die] = []
-    target = hit["target"]
-    if attack["mode"] == "extermination":
-        # 'los impactos ... irán en orden a los enemigos ... en cuanto uno muera o caiga, seguirán'.
-        target = None
-        for queued in attack["queue"]:
-            other = actors.get(queued)
-            if other is not None and OUT.isdisjoint(other.statuses):
-                target = queued
-                break
+    target = hit_target(attack, hit, actors)
     if target is not None and pending and pending_of(draft, "target", target) is not None:
         raise refuse("hit_pending", "params.hit")
     _store_attack(draft, attack_id, attack)
@@ -381,3 +374,20 @@ def _card(
         ),
         draft.effects(),
     )
+
+
+def hit_target(
+    attack: Mapping[str, Any], hit: Mapping[str, Any], actors: Mapping[str, Actor]
+) -> str | None:
+    """Who a hit lands on: its own target, or in extermination the first queued enemy still
+    standing ('los impactos ... irán en orden a los enemigos ... en cuanto uno muera o caiga,
+    seguirán'); None when nobody is left."""
+    if attack["mode"] != "extermination":
+        own: str | None = hit["target"]
+        return own
+    for queued in attack["queue"]:
+        other = actors.get(queued)
+        if other is not None and OUT.isdisjoint(other.statuses):
+            found: str = queued
+            return found
+    return None

@@ -51,6 +51,7 @@ from rules.savage_worlds import act_attack
 from rules.savage_worlds.act_attack import (
     _EXTERMINATION,
     _ammo_line,
+    _attack_pairs,
     _attack_title,
     _damage_label,
     _mod_lines,
@@ -59,19 +60,12 @@ from rules.savage_worlds.act_attack import (
     close_attack,
     throw_attack,
 )
-from rules.savage_worlds.attacks import prone_extra, recoil_applies, strength_shortfall
+from rules.savage_worlds.attacks import prone_extra
 from rules.savage_worlds.shared import SHEET_TABLE_SIZE
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import COMBAT, OUT, TRACKER
 from rules.savage_worlds.tables import (
-    BLIND_FIRE_PENALTY,
-    COVER_MODIFIER,
     JOKER_BONUS,
-    LIGHTING_MODIFIER,
-    MIN_STRENGTH_STEP_PENALTY,
-    MOVING_FIRE_PENALTY,
-    RANGE_MODIFIER,
-    RECOIL_PENALTY,
     ROF_AMMO,
     TARGET_NUMBER,
 )
@@ -177,7 +171,7 @@ def _plan(
         pairs.append(("joker", JOKER_BONUS))
     bipod_set = weapon.id in state.get("bipod", [])
     moved_before = bool(state.get("moved", False))
-    pairs += _situation_pairs(weapon, params, rof, bipod_set, moved_before, sheet)
+    pairs += _attack_pairs(weapon, params, rof, bipod_set, moved_before, sheet)
     mod_lines, modifier = _mod_lines(tuple(pairs))
     prone = 0 if weapon.area else prone_extra(str(params["cover"]), True, True)
     thresholds = {
@@ -210,34 +204,6 @@ def _plan(
         weapon=weapon,
         wild=sheet.wild_card,
     )
-
-
-def _situation_pairs(
-    weapon: Weapon,
-    params: Mapping[str, Any],
-    rof: int,
-    bipod_set: bool,
-    moved_before: bool,
-    sheet: Sheet,
-) -> list[tuple[str, int]]:
-    """``act_attack._attack_pairs`` for a ranged weapon."""
-    pairs: list[tuple[str, int]] = [
-        ("range", RANGE_MODIFIER[str(params["range"])]),
-        ("cover", COVER_MODIFIER[str(params["cover"])]),
-    ]
-    if params["blind"]:
-        pairs.append(("blind", BLIND_FIRE_PENALTY))
-    else:
-        pairs.append(("lighting", LIGHTING_MODIFIER[str(params["lighting"])]))
-    if recoil_applies(weapon, rof, bipod_set, sheet.has_edge("sin_retroceso")):
-        pairs.append(("recoil", -RECOIL_PENALTY))
-    if weapon.pen_mov and (params["moved"] or moved_before):
-        pairs.append(("pen_mov", MOVING_FIRE_PENALTY))
-    short = strength_shortfall(weapon, sheet.attributes["fuerza"], bipod_set)
-    if short:
-        pairs.append(("min_str", MIN_STRENGTH_STEP_PENALTY * short))
-    pairs.append(("modifier", int(params["modifier"])))
-    return [pair for pair in pairs if pair[1]]
 
 
 def resolve_attack(

@@ -154,16 +154,9 @@ def resolve_damage(
     if weapon is None:
         return act_damage.resolve_damage(world, action, dice, settings)
     hit = stored["hits"][index]
-    target = hit["target"]
-    if stored["mode"] == "extermination":
-        target = None
-        for queued in stored["queue"]:
-            other = actors.get(queued)
-            if other is not None and OUT.isdisjoint(other.statuses):
-                target = queued
-                break
+    target = act_damage.hit_target(stored, hit, actors)
     victim = None if target is None else actors.get(target)
-    if victim is None or not OUT.isdisjoint(victim.statuses):
+    if target is None or victim is None or not OUT.isdisjoint(victim.statuses):
         return act_damage.resolve_damage(world, action, dice, settings)  # nobody left
     thresholds = stored["thresholds"]
     threshold = int(thresholds.get(target, thresholds[stored["queue"][0]]))
