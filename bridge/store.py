@@ -33,7 +33,7 @@ from bridge.serialize import dumps
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE worlds (
@@ -73,6 +73,16 @@ _MIGRATIONS: tuple[str, ...] = (
     # 2: the world as it was created, so its log can be replayed from the start.
     """
     ALTER TABLE worlds ADD COLUMN initial_state TEXT
+    """,
+    # 3: a world's head (its last event's seq) in a narrow table of its own, so an event
+    # rewrites a row of two columns, not the world's row with its state and initial state;
+    # ``worlds.seq`` becomes the seq whose state ``worlds.state`` holds.
+    """
+    CREATE TABLE heads (
+        world_id TEXT PRIMARY KEY REFERENCES worlds(id),
+        seq INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO heads (world_id, seq) SELECT id, seq FROM worlds
     """,
 )
 
@@ -154,6 +164,10 @@ def _state_text(state: dict[str, Any] | str) -> str:
     return state if isinstance(state, str) else dumps(state)
 
 
+_WORLD_COLUMNS = "id, name, system, heads.seq, state, created_at"
+"""A world's row as read: its head's seq (``heads``), the rest from ``worlds``."""
+
+
 class SQLiteStore:
     def __init__(self, path: Path | str, *, synchronous: str = "FULL") -> None:
         self.path = str(path)
@@ -224,33 +238,43 @@ class SQLiteStore:
         state: dict[str, Any],
         created_at: str,
     ) -> None:
+        text = _dumps(state)
         with self._lock:
-            self._db.execute(
-                "INSERT INTO worlds (id, name, system, gm_token_hash, player_token_hash, seq,"
-                " state, initial_state, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                (
-                    world_id,
-                    name,
-                    system,
-                    gm_token_hash,
-                    player_token_hash,
-                    _dumps(state),
-                    _dumps(state),
-                    created_at,
-                ),
-            )
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO worlds (id, name, system, gm_token_hash, player_token_hash, seq,"
+                    " state, initial_state, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                    (
+                        world_id,
+                        name,
+                        system,
+                        gm_token_hash,
+                        player_token_hash,
+                        text,
+                        text,
+                        created_at,
+                    ),
+                )
+                self._db.execute("INSERT INTO heads (world_id, seq) VALUES (?, 0)", (world_id,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
 
     def list_worlds(self) -> list[WorldRow]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, name, system, seq, state, created_at FROM worlds ORDER BY created_at, id"
+                f"SELECT {_WORLD_COLUMNS} FROM worlds JOIN heads ON world_id = id"
+                " ORDER BY created_at, id"
             ).fetchall()
         return [WorldRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
 
     def load_world(self, world_id: str) -> WorldRow | None:
         with self._lock:
             r = self._db.execute(
-                "SELECT id, name, system, seq, state, created_at FROM worlds WHERE id = ?",
+                f"SELECT {_WORLD_COLUMNS} FROM worlds JOIN heads ON world_id = id WHERE id = ?",
                 (world_id,),
             ).fetchone()
         return None if r is None else WorldRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
@@ -428,55 +452,56 @@ class SQLiteStore:
     def _state_unchanged(
         self,
         world_id: str,
-        event: NewEvent,
+        seq: int,
         state: dict[str, Any] | str,
         pending: dict[str, tuple[str, int] | None],
     ) -> bool:
-        """Whether the world's row already holds ``state``: the same text was written for
-        it at the seq just before this event, by this connection (committed, or earlier in
-        this transaction: ``pending``). Then no other writer can have moved the row since,
-        as the update's own seq check holds only then."""
+        """Whether the world's row already holds ``state`` for an event (or a run of
+        events) that follows ``seq``: the same text was written for it at ``seq`` by this
+        connection (committed, or earlier in this transaction: ``pending``). Then no other
+        writer can have moved the row since, as the head's own seq check holds only then."""
         if not isinstance(state, str):
             return False
         before = pending[world_id] if world_id in pending else self._written.get(world_id)
-        return before is not None and before[1] == event.seq - 1 and before[0] == state
+        return before is not None and before[1] == seq and before[0] == state
 
     def _write_group(self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]) -> bool:
-        """Write every item with one statement per table, in the transaction just begun
-        (nothing else is in it); False if any item would fail, the transaction then rolled
-        back whole (nothing written), so the caller writes them one by one to tell which.
-        (No savepoint of its own: it cost two more statements a group.)"""
+        """Write every item in the transaction just begun (nothing else is in it): each
+        world's head moved once (from the seq before its first event in the group to its
+        last), the events with one statement, each world's state once (its last event's,
+        and only if it is not the text the row already holds). False if any item would
+        fail, the transaction then rolled back whole (nothing written), so the caller
+        writes them one by one to tell which. (No savepoint of its own: it cost two more
+        statements a group.)"""
+        db = self._db
         try:
-            updated = 0
-            # In item order (a world may have several events in the group), runs of events
-            # that leave their world's state as it was write the seq alone.
-            before: dict[str, tuple[str, int] | None] = {}
-            runs: list[tuple[bool, list[tuple[Any, ...]]]] = []
+            # world -> [seq before its first event here, its last event's seq, its state]
+            runs: dict[str, list[Any]] = {}
             for w, e, s in items:
-                same = self._state_unchanged(w, e, s, before)
-                row = (e.seq, w, e.seq - 1) if same else (e.seq, _state_text(s), w, e.seq - 1)
-                before[w] = (s, e.seq) if isinstance(s, str) else None
-                if runs and runs[-1][0] == same:
-                    runs[-1][1].append(row)
+                run = runs.get(w)
+                if run is None:
+                    runs[w] = [e.seq - 1, e.seq, s]
+                elif e.seq == run[1] + 1:
+                    run[1], run[2] = e.seq, s
                 else:
-                    runs.append((same, [row]))
-            for same, rows in runs:
-                updated += self._db.executemany(
-                    _UPDATE_SEQ if same else _UPDATE_STATE, rows
-                ).rowcount
-            if updated != len(items):
+                    raise SeqConflict(f"world {w}: seq {e.seq} does not follow {run[1]}")
+            heads = [(run[1], w, run[0]) for w, run in runs.items()]
+            if db.executemany(_UPDATE_HEAD, heads).rowcount != len(heads):
                 raise SeqConflict("a world of the group is not at the seq before its event")
-            self._db.executemany(
-                f"INSERT INTO events ({self._EVENT_COLUMNS})"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [_event_values(w, e) for w, e, _ in items],
-            )
+            db.executemany(_INSERT_EVENT, [_event_values(w, e) for w, e, _ in items])
+            states = [
+                (run[1], _state_text(run[2]), w)
+                for w, run in runs.items()
+                if not self._state_unchanged(w, run[0], run[2], _NOTHING_PENDING)
+            ]
+            if states:
+                db.executemany(_UPDATE_STATE, states)
             for world_id, event, _ in items:
                 if event.used_follow_ups or event.released_follow_ups:
                     self._follow_ups(world_id, event)
         except (StoreError, sqlite3.Error, ValueError):
-            if self._db.in_transaction:  # (SQLite may have rolled it back itself)
-                self._db.execute("ROLLBACK")
+            if db.in_transaction:  # (SQLite may have rolled it back itself)
+                db.execute("ROLLBACK")
             return False
         return True
 
@@ -489,19 +514,11 @@ class SQLiteStore:
     ) -> None:
         """One item in its savepoint; ``before`` is what each world's row holds so far in
         this transaction (updated here once the item is written)."""
-        if self._state_unchanged(world_id, event, state, before):
-            updated = self._db.execute(_UPDATE_SEQ, (event.seq, world_id, event.seq - 1)).rowcount
-        else:
-            updated = self._db.execute(
-                _UPDATE_STATE, (event.seq, _state_text(state), world_id, event.seq - 1)
-            ).rowcount
-        if updated != 1:
+        if self._db.execute(_UPDATE_HEAD, (event.seq, world_id, event.seq - 1)).rowcount != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
-        self._db.execute(
-            f"INSERT INTO events ({self._EVENT_COLUMNS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            _event_values(world_id, event),
-        )
+        self._db.execute(_INSERT_EVENT, _event_values(world_id, event))
+        if not self._state_unchanged(world_id, event.seq - 1, state, before):
+            self._db.execute(_UPDATE_STATE, (event.seq, _state_text(state), world_id))
         self._follow_ups(world_id, event)
         before[world_id] = (state, event.seq) if isinstance(state, str) else None
 
@@ -518,8 +535,15 @@ class SQLiteStore:
             )
 
 
-_UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ? AND seq = ?"
-_UPDATE_SEQ = "UPDATE worlds SET seq = ? WHERE id = ? AND seq = ?"
+_UPDATE_HEAD = "UPDATE heads SET seq = ? WHERE world_id = ? AND seq = ?"
+"""A world's head moved on, only from the seq its event follows (else no row: SeqConflict)."""
+_UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ?"
+"""A world's state snapshot and the seq it is the state after."""
+_INSERT_EVENT = (
+    "INSERT INTO events (world_id, seq, request_id, event, user, role, payload, payload_hash,"
+    " draws, pushes, undo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_NOTHING_PENDING: dict[str, tuple[str, int] | None] = {}
 _WRITTEN_LIMIT = 4096
 """Worlds whose last committed state text a store remembers (one text each; past the
 limit it forgets them all and writes each world's next state in full)."""

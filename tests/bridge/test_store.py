@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from bridge.store import AsyncStore, NewEvent, SeqConflict, SQLiteStore, StoreError
+from bridge.store import (
+    SCHEMA_VERSION,
+    AsyncStore,
+    NewEvent,
+    SeqConflict,
+    SQLiteStore,
+    StoreError,
+)
 from bridge.store_api import Store, open_store
 
 Opener = Callable[[], Store]
@@ -112,7 +119,7 @@ def test_sqlite_schema(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.sqlite3")
     store.close()
     db = sqlite3.connect(tmp_path / "s.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.execute("PRAGMA user_version = 99")
     db.commit()
@@ -226,3 +233,44 @@ def test_a_state_left_as_it_was_is_kept_through_groups_failures_and_reopening(
     reopened.append("a", event(10), two)
     assert reopened.load_world("a").state == {"n": 2}  # type: ignore[union-attr]
     reopened.close()
+
+
+def test_a_group_moves_each_world_once_to_its_last_event(opener: Opener) -> None:
+    store = store_with(opener, "a", "b")
+    errors = store.append_many(
+        [
+            ("a", event(1), {**STATE, "n": 1}),
+            ("b", event(1, "b-1"), {**STATE, "n": 10}),
+            ("a", event(2), {**STATE, "n": 2}),
+            ("a", event(3), '{"n":3}'),
+        ]
+    )
+    assert errors == [None, None, None, None]
+    a, b = store.load_world("a"), store.load_world("b")
+    assert a is not None and (a.seq, a.state) == (3, {"n": 3})
+    assert b is not None and (b.seq, b.state["n"]) == (1, 10)
+    # A world's events out of order in one group: the one that does not follow fails alone.
+    errors = store.append_many(
+        [("a", event(4), '{"n":4}'), ("a", event(6), '{"n":6}'), ("a", event(5), '{"n":5}')]
+    )
+    assert errors[0] is None and isinstance(errors[1], SeqConflict) and errors[2] is None
+    a = store.load_world("a")
+    assert a is not None and (a.seq, a.state) == (5, {"n": 5})
+    assert [e.seq for e in store.events_after("a", 0)] == [1, 2, 3, 4, 5]
+
+
+def test_a_state_left_as_it_was_still_reads_back_after_other_writers(tmp_path: Path) -> None:
+    """The state text is written only when it changed since this connection's last write
+    at the seq just before; another connection's write in between makes it write again."""
+    path = tmp_path / "s.sqlite3"
+    first = SQLiteStore(path)
+    first.create_world("w", "w", "o3d10", "g", "p", STATE, "now")
+    first.append("w", event(1), '{"n":1}')
+    first.append("w", event(2), '{"n":1}')  # unchanged: the head alone moves
+    second = SQLiteStore(path)
+    second.append("w", event(3), '{"n":3}')
+    first.append("w", event(4), '{"n":1}')  # first's text again, after second's write
+    row = second.load_world("w")
+    assert row is not None and (row.seq, row.state) == (4, {"n": 1})
+    first.close()
+    second.close()
