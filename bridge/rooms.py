@@ -7,12 +7,15 @@ waits for the client (the socket's writer task sends what is queued), so the tas
 nothing but their cost: with five members a room, ~400 Python calls a push, about as
 many as the rest of a roll request (cProfile of ``python -m bridge.bench.handle_cpu``,
 docs/performance-served.md, "Sixth pass"). Here each member's socket gets the same
-engine.io packets, in the same order, one member after another.
+engine.io packets, in the same order, one member after another, queued as engine.io's
+``AsyncSocket.send`` queues them (after the same checks: a closed socket, a client past its
+ping deadline, which engine.io's own send then handles).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import engineio
@@ -39,9 +42,22 @@ async def push_to_room(
         for part in (encoded if isinstance(encoded, list) else [encoded])
     ]
     eio = sio.eio
+    sockets, deadline = eio.sockets, eio.ping_timeout
+    now = time.time()
     for eio_sid in members:
-        try:
-            for part in packets:
-                await eio.send_packet(eio_sid, part)
-        except Exception:  # this member's socket closed meanwhile: it alone misses the push
-            log.debug("push to a closed socket skipped", exc_info=True)
+        sock = sockets.get(eio_sid)
+        last_ping = None if sock is None else sock.last_ping
+        if sock is None or sock.closed or (last_ping and now - last_ping > deadline):
+            # Gone, closing, or its client stopped pinging: engine.io's own send deals with
+            # it (skips it, or closes the socket), and this member alone misses the push.
+            try:
+                for part in packets:
+                    await eio.send_packet(eio_sid, part)
+            except Exception:
+                log.debug("push to a closed socket skipped", exc_info=True)
+            continue
+        # What engine.io's send does for a live socket: the packet queued for its writer
+        # task (the queue is bridge.transport.OutgoingQueue: bounded, never waits).
+        put = sock.queue.put_nowait
+        for part in packets:
+            put(part)

@@ -6,6 +6,7 @@ queue. The live tests, e.g. test_pipeline.py, push through real websockets.)"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import socketio
@@ -64,3 +65,17 @@ async def test_a_member_whose_socket_closed_is_skipped_and_the_others_get_the_pu
     assert [len(_queued(sock)) for sock in members] == [1, 0, 1]
     await push_to_room(sio, NS, "nobody's room", "chat_card", CARD)  # no members: nothing
     assert [len(_queued(sock)) for sock in members] == [0, 0, 0]
+
+
+async def test_a_member_past_its_ping_deadline_is_closed_as_emit_closes_it() -> None:
+    by_emit, direct = _server(), _server()
+    emitted = await _members(by_emit, "room", 3)
+    pushed = await _members(direct, "room", 3)
+    for sock in (emitted[2], pushed[2]):
+        sock.last_ping = time.time() - by_emit.eio.ping_timeout - 60  # its client went quiet
+    await by_emit.emit("chat_card", CARD, room="room", namespace=NS)
+    await push_to_room(direct, NS, "room", "chat_card", CARD)
+    assert [s.closed for s in pushed] == [s.closed for s in emitted] == [False, False, True]
+    expected = [_queued(sock) for sock in emitted]
+    assert [_queued(sock) for sock in pushed] == expected
+    assert [len(q) for q in expected[:2]] == [1, 1]
