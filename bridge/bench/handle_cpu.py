@@ -16,8 +16,12 @@ fresh (decoded from bytes, with a new random id), as the transport hands one ove
 harness keeps its own share small (orjson, ~1-2 us a request; it was a JSON round trip
 and a ``uuid4``, ~6-8 us).
 
-To compare two versions of the code in the same run, run it from each checkout in turn
-(``cd OLD && python -m bridge.bench.handle_cpu``, then the new one) and alternate.
+To compare two versions of the code, alternate runs of each checkout with its own venv:
+a checkout run with another worktree's venv (``cd OLD && ../new/.venv/bin/python -m
+bridge.bench.handle_cpu``) imports that worktree's ``bridge`` (its editable install and the
+compiled build's ``.pth`` load it at start), not OLD's. Or load the ``Bridge`` classes of
+both versions in one process and alternate their slices (docs/performance-served.md,
+"Sixth pass").
 """
 
 from __future__ import annotations
