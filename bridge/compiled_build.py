@@ -12,6 +12,7 @@ Docs: docs/performance-compiled.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import concurrent.futures
 import hashlib
 import json
@@ -60,8 +61,22 @@ BRIDGE = [
     "bridge/serialize.py",
     "bridge/render.py",
 ]
-SETS: dict[str, list[str]] = {"core": CORE, "rules": RULES, "rules+bridge": RULES + BRIDGE}
+# The loop's pure modules beyond the four above, on every roll request's path.
+LOOP = ["bridge/engine.py", "protocol/v1/parse.py", "protocol/v1/limits.py"]
+SETS: dict[str, list[str]] = {
+    "core": CORE,
+    "rules": RULES,
+    "core+bridge": CORE + BRIDGE,
+    "core+loop": CORE + BRIDGE + LOOP,
+    "rules+bridge": RULES + BRIDGE,
+}
 DEFAULT_SET = "core"
+
+# Every .py of these packages is watched, new files included: compiled code depends on
+# the rules package throughout (systems register by import). Outside them only the
+# compiled modules and what they import, transitively, are watched (an edit to the
+# server or the bench does not make the build stale).
+WHOLE_PACKAGES = ("rules",)
 
 
 def module_files(entries: Sequence[str], root: Path) -> list[str]:
@@ -81,12 +96,54 @@ def module_name(rel: str) -> str:
     return rel.removesuffix(".py").replace("/", ".")
 
 
-def source_hashes(packages: Sequence[str], root: Path) -> dict[str, str]:
-    return {
-        p.relative_to(root).as_posix(): file_hash(p)
-        for pkg in packages
-        for p in sorted((root / pkg).rglob("*.py"))
-    }
+def source_hashes(packages: Sequence[str], root: Path, extra: Sequence[str] = ()) -> dict[str, str]:
+    """SHA-256 of every ``.py`` of ``packages`` and of the ``extra`` files."""
+    files = {p.relative_to(root).as_posix() for pkg in packages for p in (root / pkg).rglob("*.py")}
+    return {rel: file_hash(root / rel) for rel in sorted(files | set(extra))}
+
+
+def _module_source(module: str, root: Path) -> str | None:
+    base = module.replace(".", "/")
+    for rel in (f"{base}.py", f"{base}/__init__.py"):
+        if (root / rel).is_file():
+            return rel
+    return None
+
+
+def imported_sources(files: Sequence[str], root: Path, packages: Sequence[str]) -> list[str]:
+    """``files`` and every source of ``packages`` they import, transitively (each package
+    ``__init__`` on the way included; imports under ``TYPE_CHECKING`` count too)."""
+    seen: set[str] = set()
+    todo = list(files)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        names: list[str] = []
+        for node in ast.walk(ast.parse((root / rel).read_bytes(), rel)):
+            if isinstance(node, ast.Import):
+                names += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] not in packages:
+                continue
+            for end in range(1, len(parts) + 1):
+                found = _module_source(".".join(parts[:end]), root)
+                if found is not None and found not in seen:
+                    todo.append(found)
+    return sorted(seen)
+
+
+def watched(files: Sequence[str], root: Path) -> tuple[list[str], dict[str, str]]:
+    """The packages watched whole and the hash of every source the build depends on."""
+    ours = sorted(p.parent.name for p in root.glob("*/__init__.py"))
+    closure = imported_sources(files, root, ours)
+    whole = [pkg for pkg in WHOLE_PACKAGES if any(rel.startswith(f"{pkg}/") for rel in closure)]
+    others = [rel for rel in closure if rel.split("/")[0] not in whole]
+    return whole, source_hashes(whole, root, others)
 
 
 def parallel_compile(
@@ -132,8 +189,7 @@ def build(
     from setuptools.command.build_ext import build_ext
 
     files = module_files(entries, root)
-    packages = sorted({rel.split("/")[0] for rel in files})
-    before = source_hashes(packages, root)
+    packages, before = watched(files, root)
     out.mkdir(parents=True, exist_ok=True)
     (out / MANIFEST).unlink(missing_ok=True)
     lib, temp, csrc, cache = out / "lib", out / "temp", out / "c", out / "objcache"
@@ -161,7 +217,7 @@ def build(
         dist.run_commands()
     finally:
         os.chdir(cwd)
-    after = source_hashes(packages, root)
+    after = watched(files, root)[1]
     if after != before:
         changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
         raise SystemExit(f"sources changed during the build ({', '.join(changed)}): not using it")
