@@ -7,7 +7,9 @@ JS_STAMP := js-shim/node_modules/.installed-stamp
 JS_BUNDLE := bridge/static/dist/table.js
 # The rules core compiled with mypyc, out of the source tree (docs/performance-compiled.md).
 COMPILED := build/compiled/manifest.json
-COMPILED_SOURCES := $(shell find rules -name '*.py' 2>/dev/null) bridge/compiled.py bridge/compiled_build.py
+# Every source a set may compile or depend on: the build itself decides what it watches
+# (an edit outside it finds the build up to date, which then only touches the manifest).
+COMPILED_SOURCES := $(shell find rules bridge protocol -name '*.py' -not -path '*/static/*' 2>/dev/null)
 DATA ?= data
 HOST ?= 127.0.0.1
 PORT ?= 8765
@@ -24,7 +26,8 @@ $(PY_STAMP): pyproject.toml constraints.txt
 	$(PY) -m bridge.compiled_build --install-pth
 	touch $@
 
-# Rebuilt when a rules source changes (only the changed modules' C is recompiled).
+# Rebuilt when a compiled source or one it imports changes (only the changed modules' C
+# is recompiled).
 $(COMPILED): $(PY_STAMP) $(COMPILED_SOURCES)
 	$(PY) -m bridge.compiled_build
 
