@@ -78,10 +78,14 @@ check-browser:
 	fi
 
 # The whole suite runs against the compiled build (what ships; VTT_COMPILED=require makes a
-# missing or stale build an error), then the rules tests once more as pure Python.
+# missing or stale build an error), then the tests of every compiled module once more as
+# pure Python: the rules, the protocol's parsing, digest and limits, the card JSON and
+# rendering, and the engine through the in-process replay.
+PURE_TESTS := tests/rules tests/protocol tests/bridge/test_serialize.py tests/bridge/test_render.py \
+	tests/bridge/test_render_actor.py tests/bridge/test_replay.py
 test-python: $(PY_STAMP) $(COMPILED)
 	VTT_COMPILED=require $(PY) -m pytest
-	VTT_PURE=1 $(PY) -m pytest tests/rules -p no:cacheprovider
+	VTT_PURE=1 $(PY) -m pytest $(PURE_TESTS) -p no:cacheprovider
 
 test-js: setup check-browser
 	cd js-shim && npm run --silent typecheck
