@@ -141,7 +141,8 @@ class CompiledFinder:
             else:
                 self.status = Status(
                     "compiled",
-                    f"mypyc build {self.manifest.get('built', '?')}",
+                    f"set {self.manifest.get('set', '?')}, mypyc build "
+                    f"{self.manifest.get('built', '?')}",
                     len(self.manifest.get("modules", {})),
                 )
         return self.checked

@@ -245,6 +245,7 @@ def build(
         "mypy": mypy_version(),
         "opt_level": opt_level,
         "entries": list(entries),
+        "set": next((name for name, listed in SETS.items() if listed == list(entries)), "custom"),
         "packages": packages,
         "modules": modules,
         "libs": libs,
