@@ -135,8 +135,17 @@ def imported_sources(files: Sequence[str], root: Path, packages: Sequence[str]) 
         for node in ast.walk(ast.parse((root / rel).read_bytes(), rel)):
             if isinstance(node, ast.Import):
                 names += [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                package = rel.split("/")[:-1]  # a relative import starts from the file's package
+                base = ".".join(
+                    [
+                        *package[: len(package) - node.level + 1],
+                        *([node.module] if node.module else []),
+                    ]
+                    if node.level
+                    else [node.module or ""]
+                )
+                names += [base] + [f"{base}.{alias.name}" for alias in node.names]
         for name in names:
             parts = name.split(".")
             if parts[0] not in packages:

@@ -18,6 +18,7 @@ from bridge.compiled_build import (
     DEFAULT_SET,
     LEFT_PURE,
     SETS,
+    imported_sources,
     module_files,
     module_name,
     source_hashes,
@@ -143,6 +144,25 @@ def test_a_bridge_build_watches_its_modules_and_what_they_import_not_the_rest(
         "bridge/serialize.py changed since the build",
         "protocol/v1/requests.py changed since the build",
     ]
+
+
+def test_imports_are_followed_absolute_and_relative_within_our_packages(tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/a.py": "import json\nfrom . import b\nfrom ..c import X\nfrom .d import Y\n",
+        "pkg/sub/b.py": "from pkg.e import Z\n",
+        "pkg/c.py": "X = 1\n",
+        "pkg/sub/d.py": "Y = 1\n",
+        "pkg/e.py": "Z = 1\n",
+        "pkg/unused.py": "W = 1\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, "utf-8")
+    assert imported_sources(["pkg/sub/a.py"], tmp_path, ["pkg"]) == sorted(
+        set(files) - {"pkg/unused.py"}
+    )
 
 
 PROBE = """
