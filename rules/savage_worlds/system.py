@@ -44,7 +44,8 @@ from rules.savage_worlds.shared import remember
 from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
 from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
-from rules.system import ActionSpec, Button, RuleSystem, sets_nothing_new
+from rules.system import ActionSpec, Button, RuleSystem
+from rules.system_core import sets_nothing_new
 from rules.tracker import Combat, Initiative, Slot
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
