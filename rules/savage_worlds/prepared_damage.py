@@ -137,12 +137,20 @@ def resolve_damage(
     """``damage``: as :func:`act_damage.resolve_damage`, its ending remembered by value."""
     data, actors = world.data, world.actors
     params = action.params
-    if data.get(TRACKER) or data.get("pending"):
+    if (
+        type(data) is not dict  # plain dicts (dict calls) only
+        or type(actors) is not dict
+        or data.get(TRACKER)
+        or data.get("pending")
+    ):
         return act_damage.resolve_damage(world, action, dice, settings)
     attack_id, index = str(params["attack"]), int(params["hit"])
-    stored = data.get("attacks", {}).get(attack_id)
+    attacks = data.get("attacks")
+    if type(attacks) is not dict:
+        return act_damage.resolve_damage(world, action, dice, settings)  # refused there
+    stored = attacks.get(attack_id)
     if (
-        stored is None
+        type(stored) is not dict
         or stored["attacker"] != action.actor_id
         or not 0 <= index < len(stored["hits"])
         or stored["hits"][index]["done"]
@@ -260,7 +268,7 @@ def resolve_damage(
     hits = list(stored["hits"])
     hits[index] = {**hits[index], "done": True}
     attack = {**stored, "hits": hits}
-    attacks = dict(data.get("attacks", {}))
+    attacks = dict(attacks)
     for each in attack["hits"]:
         if not each["done"]:
             attacks[attack_id] = attack
@@ -463,13 +471,15 @@ def resolve_apply(
 ) -> Resolution:
     """``damage_apply``: as :func:`act_soak.resolve_apply`, its ending remembered by value."""
     data, actors = world.data, world.actors
-    if data.get(TRACKER):
+    if type(data) is not dict or type(actors) is not dict or data.get(TRACKER):
         return act_soak.resolve_apply(world, action, dice, settings)
     pid = str(action.params["pending"])
-    pending = data.get("pending", {})
+    pending = data.get("pending")
+    if type(pending) is not dict:
+        return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     hit = pending.get(pid)
     victim = actors.get(action.actor_id)
-    if hit is None or victim is None or hit["target"] != action.actor_id:
+    if type(hit) is not dict or victim is None or hit["target"] != action.actor_id:
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     state = victim.state
     vsheet = parse_sheet(victim.sheet)

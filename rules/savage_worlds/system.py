@@ -45,7 +45,7 @@ from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
 from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
 from rules.system import ActionSpec, Button, RuleSystem
-from rules.system_core import sets_nothing_new
+from rules.system_core import apply_effects, sets_nothing_new
 from rules.tracker import Combat, Initiative, Slot
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
@@ -197,6 +197,9 @@ def _quick(
 def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
     """``rules.system.apply_effects`` in one pass: the same world, one new actor mapping and
     one new data mapping whatever the number of effects."""
+    held = world.actors
+    if type(held) is not dict:  # plain dicts (dict calls) only
+        return apply_effects(world, effects)
     actors: dict[str, Actor] | None = None
     data: dict[str, Any] | None = None
     for effect in effects:
@@ -204,7 +207,7 @@ def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
             data = {**(world.data if data is None else data), **effect.data}
             continue
         assert isinstance(effect, ActorChange)
-        actor = (world.actors if actors is None else actors).get(effect.actor_id)
+        actor = (held if actors is None else actors).get(effect.actor_id)
         if actor is None:
             world.actor(effect.actor_id)  # refused there (unknown_actor)
             raise AssertionError
@@ -213,7 +216,7 @@ def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
         if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
             continue  # the same actor (as apply_effects): identity memos keep hitting
         if actors is None:
-            actors = dict(world.actors)
+            actors = dict(held)
         actors[actor.id] = Actor(
             actor.id,
             actor.name,

@@ -4,6 +4,7 @@ sections, applied hits' cards, the victim's change; each equal to what the whole
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 
 import pytest
 from sw_helpers import make_world
@@ -126,3 +127,36 @@ def test_shared_cards_and_changes_equal_the_whole_way() -> None:
             if isinstance(effect, ActorChange):
                 changes += effect is other
     assert shared > 5 and changes > 5
+
+
+def test_a_world_of_other_mappings_goes_the_whole_way_to_the_same_results() -> None:
+    """The planned paths read plain dicts; a world holding other mappings (read-only views)
+    goes the whole way and gets the same records and the same world."""
+    plain = _presses(make_world(), 12)
+    for world, action, seed in plain[:40]:
+        viewed = World(
+            world.id,
+            world.name,
+            world.system,
+            world.settings,
+            MappingProxyType(dict(world.actors)),
+            MappingProxyType(dict(world.data)),
+        )
+        mine = SYSTEM.resolve(world, action, SeededDice(seed))
+        other = SYSTEM.resolve(viewed, action, SeededDice(seed))
+        assert other == mine
+        assert SYSTEM.apply(viewed, other).actors == SYSTEM.apply(world, mine).actors
+    attack = Action("attack", "agente", {"weapon": "subfusil", "rof": 3}, ("ogro",), True)
+    world = make_world()
+    viewed = World(
+        world.id,
+        world.name,
+        world.system,
+        world.settings,
+        MappingProxyType(dict(world.actors)),
+        MappingProxyType(dict(world.data)),
+    )
+    checked = SYSTEM.check_action(world, attack)
+    assert SYSTEM.resolve(viewed, checked, SeededDice(3)) == SYSTEM.resolve(
+        world, checked, SeededDice(3)
+    )
