@@ -6,6 +6,7 @@ import asyncio
 import gc
 import ipaddress
 import logging
+import time
 from typing import Any
 
 import engineio
@@ -90,8 +91,9 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
     connection on this machine (ARCHITECTURE.md).
 
     A frame that cannot be written for ``SEND_TIMEOUT`` seconds means the client stopped
-    reading: the connection is aborted. Without this, engine.io's writer task waits on the
-    TCP window forever, and so does the server's shutdown (it waits for that writer).
+    reading: the connection is aborted (:class:`SendWatch`). Without this, engine.io's
+    writer task waits on the TCP window forever, and so does the server's shutdown (it
+    waits for that writer).
     """
 
     send_timeout = SEND_TIMEOUT
@@ -104,6 +106,8 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         await self._sock.prepare(request)
         self.environ = environ
         self._transport = request.transport
+        self._watch = SendWatch.of(self.server)
+        self._timed_out = False
         owner = getattr(self.handler, "__self__", None)
         if owner is not None:
             owner.vtt_abort = self.abort
@@ -174,12 +178,76 @@ class UncompressedWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         raise OSError(ended)
 
     async def send(self, message: Any) -> None:
+        # engine.io's own ``send`` asked ``inspect.iscoroutinefunction`` of aiohttp's send
+        # method for every frame; aiohttp's are coroutines. The deadline is the server's
+        # send watch (one timer a second, not one a frame: ``asyncio.wait_for`` cost ~20
+        # us a frame, six frames a request, in the bridge and the floor alike).
+        watch = self._watch
+        watch.sending[self] = time.monotonic()
+        if watch.idle:
+            watch.arm()
         try:
-            await asyncio.wait_for(super().send(message), self.send_timeout)
-        except TimeoutError:
-            log.warning("a client did not read for %.0f s: connection aborted", self.send_timeout)
-            self.abort()
-            raise
+            if isinstance(message, bytes):
+                await self._sock.send_bytes(message)
+            else:
+                await self._sock.send_str(message)
+        finally:
+            watch.sending.pop(self, None)
+        if self._timed_out:
+            raise TimeoutError("the client did not read")
+
+    def time_out(self) -> None:
+        """Called by the send watch: a frame waited past ``send_timeout``."""
+        log.warning("a client did not read for %.0f s: connection aborted", self.send_timeout)
+        self._timed_out = True
+        self.abort()
+
+
+class SendWatch:
+    """The deadline of every websocket frame of one engine.io server.
+
+    A frame waits only when the client's TCP window is full (aiohttp drains then); a
+    frame that waits past ``send_timeout`` means the client stopped reading, and its
+    connection is aborted. One timer checks the frames on their way every ``period``
+    seconds while any is, instead of a timer (``asyncio.wait_for``: a task, a future, a
+    timer) around each frame. A frame is therefore cut off between ``send_timeout`` and
+    ``send_timeout + period`` seconds after it began to wait.
+    """
+
+    period = 1.0
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.sending: dict[UncompressedWebSocket, float] = {}
+        self._handle: asyncio.TimerHandle | None = None
+
+    @property
+    def idle(self) -> bool:
+        """No check is due (none is needed while no frame is on its way)."""
+        return self._handle is None
+
+    def arm(self) -> None:
+        if self._handle is None and not self.loop.is_closed():
+            self._handle = self.loop.call_later(self.period, self._check)
+
+    def _check(self) -> None:
+        self._handle = None
+        now = time.monotonic()
+        late = [ws for ws, since in self.sending.items() if now - since > ws.send_timeout]
+        for ws in late:
+            self.sending.pop(ws, None)
+            ws.time_out()
+        if self.sending:
+            self.arm()
+
+    @staticmethod
+    def of(server: Any) -> SendWatch:
+        """The watch of an engine.io server (made on its first websocket)."""
+        watch: SendWatch | None = getattr(server, "vtt_send_watch", None)
+        if watch is None or watch.loop.is_closed():
+            watch = SendWatch(asyncio.get_running_loop())
+            server.vtt_send_watch = watch
+        return watch
 
 
 async def wait_writable(eio: Any, eio_sid: str | None, low: int = 200) -> bool:

@@ -5,10 +5,13 @@ disconnected (it reconnects with ``last_seq`` and gets the missed pushes from th
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 
+import pytest
+
 from bridge.server import BRIDGE_KEY
-from bridge.transport import disconnect_all
+from bridge.transport import SendWatch, UncompressedWebSocket, disconnect_all
 from support.live import Env, rid
 
 from .rawsock import RawSocket
@@ -80,4 +83,37 @@ async def test_shutdown_does_not_wait_for_a_client_that_never_reads(env: Env) ->
     # engine.io's own disconnect() waited for this queue to empty, forever.
     await asyncio.wait_for(disconnect_all(bridge.sio.eio), 30)  # bounded: about CLOSE_GRACE
     assert not bridge.sio.eio.sockets
+    slow.close()
+
+
+async def test_a_frame_that_waits_past_the_deadline_aborts_its_connection(
+    env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A client that stops reading fills its TCP window long before its outgoing queue
+    (bounded by ``outgoing_limit``): the frame then waiting is cut off by the send watch
+    once it waited ``send_timeout`` (shortened here), and the others go on."""
+    monkeypatch.setattr(UncompressedWebSocket, "send_timeout", 0.5)
+    monkeypatch.setattr(SendWatch, "period", 0.1)
+    bridge = env.app[BRIDGE_KEY]
+    gm = await env.join()
+    reader = await env.join("player", "ana")
+    slow = await RawSocket.open(env.url, rcvbuf=4096)
+    await slow.connect_ns({"token": env.world.player_token, "user": "beto", "protocol": 1})
+    await slow.until(2, "synced")
+    _shrink_server_send_buffer(env, slow)
+    eio = bridge.sio.eio
+    stuck = set(eio.sockets) - {c.sio.eio.sid for c in env.clients}
+    assert len(stuck) == 1
+    caplog.set_level(logging.WARNING, logger="vtt_bridge.transport")
+    for _ in range(260):  # its buffers fill up; its queue stays far under the limit
+        assert (await gm.call("roll", {"id": rid(), **ROLL}))["ok"]
+    for _ in range(260):
+        await reader.next_push("chat_card", timeout=10)
+    for _ in range(100):
+        if not stuck & set(eio.sockets):
+            break
+        await asyncio.sleep(0.05)
+    assert not stuck & set(eio.sockets), "the client that never reads is still attached"
+    assert any("did not read" in r.getMessage() for r in caplog.records)
+    assert (await gm.call("roll", {"id": rid(), **ROLL}))["ok"]
     slow.close()
