@@ -138,12 +138,33 @@ def _known_targets(world: World, targets: tuple[str, ...]) -> None:
             world.actor(target, f"targets.{index}")  # refused there
 
 
-def _as_is(validated: dict[str, Any], raw: JsonMap) -> bool:
-    """Whether ``raw`` already is what the validation made of it: a plain dict with the same
-    names in the same order (so nothing was filled in); the values are the very same."""
-    if type(raw) is not dict or len(raw) != len(validated):
+def _as_is(rows: tuple[tuple[Any, ...], ...], raw: JsonMap) -> bool:
+    """Whether ``raw`` already is what :func:`_quick` would make of it, in one pass and
+    without building it: a plain dict holding every declared parameter in the declared order
+    (so nothing to fill in), each a plain value :func:`_quick` accepts as it is."""
+    if type(raw) is not dict or len(raw) != len(rows):
         return False
-    return list(validated) == list(raw)
+    for row, name in zip(rows, raw, strict=True):
+        if name != row[0]:
+            return False
+        value = raw[name]
+        cls = type(value)
+        kind = row[1]
+        if kind == "int":
+            if cls is not int or not row[4] <= value <= row[5]:
+                return False
+        elif kind == "str":
+            if cls is not str or len(value) > row[7]:
+                return False
+        elif kind == "bool":
+            if cls is not bool:
+                return False
+        elif kind == "choice":
+            if cls is not str or value not in row[6]:
+                return False
+        elif value is None:
+            return False
+    return True
 
 
 Compiled = tuple[tuple[tuple[Any, ...], ...], frozenset[str], int, int]
@@ -304,16 +325,20 @@ class SavageWorlds(RuleSystem):
         targets = action.targets
         if action.kind not in REMEMBERED_CHECKS:
             compiled = _COMPILED.get(action.kind)
-            quick = None if compiled is None else _quick(compiled[0], compiled[1], params)
-            if quick is None:  # anything unusual (or refused): the shared validation says
+            if compiled is None:
+                return super().check_action(world, action)  # refused there
+            rows = compiled[0]
+            same = type(action) is Action and _as_is(rows, params)
+            quick = None if same else _quick(rows, compiled[1], params)
+            if not same and quick is None:  # anything unusual (or refused): the shared check
                 return super().check_action(world, action)
-            low, high = compiled[2], compiled[3]  # type: ignore[index]
+            low, high = compiled[2], compiled[3]
             if not low <= len(targets) <= high:
                 raise RulesError(
                     "invalid_targets", t("error.targets", minimum=low, maximum=high), "targets"
                 )
             _known_targets(world, targets)
-            if _as_is(quick, params) and type(action) is Action:
+            if quick is None:
                 return action  # already what the check would make: a frozen value, kept
             return Action(action.kind, action.actor_id, quick, targets, action.by_gm, action.user)
         try:
