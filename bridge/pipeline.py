@@ -23,11 +23,13 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from bridge.recent import RecentEvents
+from bridge.store import NewEvent
 from bridge.worlds import WorldRuntime
 from rules.model import World
 
 
-@dataclass
+@dataclass(slots=True)
 class Flight:
     """One accepted request on its way to disk."""
 
@@ -44,9 +46,11 @@ class Flight:
     the world's durable state (so with no hop of its own), and the only future its request
     awaits for the write: a cancelled request cancels this one, never the write."""
     ok: bool = False
+    record: NewEvent | None = None
+    """The event as handed to the store: remembered once on disk (``WorldPipe.recent``)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class WorldPipe:
     """The flights of one world and its last durable state."""
 
@@ -55,10 +59,13 @@ class WorldPipe:
     flights: dict[str, Flight] = field(default_factory=dict)
     tail: asyncio.Future[None] | None = None
     rollbacks: int = 0
+    world_id: str = ""
+    recent: RecentEvents | None = None
+    """Where a flight's record goes once it is on disk (card actions and undos read it)."""
 
     @classmethod
-    def of(cls, runtime: WorldRuntime) -> WorldPipe:
-        return cls(runtime.world, runtime.seq)
+    def of(cls, runtime: WorldRuntime, recent: RecentEvents | None = None) -> WorldPipe:
+        return cls(runtime.world, runtime.seq, world_id=runtime.world.id, recent=recent)
 
     async def settle(self) -> None:
         """Wait until every flight so far is on disk (or failed) and pushed."""
@@ -71,7 +78,10 @@ class WorldPipe:
         flight: Flight,
         write: asyncio.Future[None],
     ) -> None:
-        """Make ``flight`` the world's newest state and follow its write to disk."""
+        """Make ``flight`` the world's newest state and follow its write to disk.
+
+        One callback on the write does all that follows it (the durable state, the record
+        remembered, the request woken): one loop handle a request, not one per concern."""
         flight.durable = write
         ready = flight.ready = write.get_loop().create_future()
         self.flights[flight.request_id] = flight
@@ -86,6 +96,9 @@ class WorldPipe:
                 flight.ok = True
                 if flight.seq > self.durable_seq:
                     self.durable_world, self.durable_seq = flight.world, flight.seq
+                record, recent = flight.record, self.recent
+                if record is not None and recent is not None:
+                    recent.remember(self.world_id, record)  # on disk, so kept
             elif runtime.seq >= flight.seq:
                 # The memory held this flight (and maybe later ones built on it): back
                 # to what is on disk. Later flights fail in the store by themselves.

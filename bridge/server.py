@@ -38,6 +38,7 @@ from bridge.limits import (
 from bridge.pipeline import Flight, WorldPipe
 from bridge.recent import RECENT_EVENTS, RecentEvents
 from bridge.render import Renderer
+from bridge.rooms import push_to_room
 from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
 from bridge.transport import (
@@ -86,6 +87,18 @@ class Connection:
     bucket: Bucket = field(default_factory=lambda: Bucket(DEFAULT_RATE))
 
 
+READS_STORE = frozenset({"card_action", "undo"})
+"""The events whose requests read the store before they are worked out (their models are
+``CardActionRequest`` and ``UndoRequest``, tests/bridge/test_server_fast.py)."""
+
+
+def _queued(lock: asyncio.Lock) -> bool:
+    """Whether requests wait for ``lock`` (asyncio hands it to them in turn: one that
+    arrives later must not pass them)."""
+    waiters = getattr(lock, "_waiters", None)
+    return bool(waiters)
+
+
 def payload_hash(event: str, payload: Any) -> str:
     """The digest idempotency compares (protocol/v1/digest.py: the same canonical text)."""
     return payload_digest(event, payload)
@@ -120,6 +133,7 @@ class Bridge:
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
         self._pipes: dict[str, WorldPipe] = {}
+        self._listeners: dict[tuple[str, tuple[str, str]], tuple[str, str, str]] = {}
         self._welcome_cache: dict[
             str, tuple[World, dict[tuple[str, str], list[dict[str, Any]]]]
         ] = {}
@@ -393,11 +407,22 @@ class Bridge:
             async with runtime.lock:
                 return await self.cluster.apply(runtime, session, event, payload, request)
         digest = payload_hash(event, payload)
+        lock = runtime.lock
         while True:
-            async with runtime.lock:
-                outcome = await self._apply_in_flight(
-                    runtime, session, event, payload, digest, request
+            outcome: dict[str, Any] | tuple[Flight, bool] | None = None
+            if event not in READS_STORE and not lock.locked() and not _queued(lock):
+                # Nobody else is working out a request of this world: the usual request
+                # is worked out and handed to the store in one synchronous step (no await
+                # between this check and the hand-off, so holding the lock would change
+                # nothing), or None when it needs the path below.
+                outcome = self._work_out(
+                    runtime, self.pipe(runtime), session, event, payload, digest, request
                 )
+            if outcome is None:
+                async with lock:
+                    outcome = await self._apply_in_flight(
+                        runtime, session, event, payload, digest, request
+                    )
             if isinstance(outcome, dict):
                 return outcome
             flight, own = outcome
@@ -414,7 +439,7 @@ class Bridge:
     def pipe(self, runtime: WorldRuntime) -> WorldPipe:
         pipe = self._pipes.get(runtime.world.id)
         if pipe is None:
-            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime)
+            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.recent)
         return pipe
 
     async def _apply(
@@ -511,6 +536,39 @@ class Bridge:
             message = translate(result.message, session.locale, self.system(runtime).messages)
         return self._error(result.code, session.locale, result.field, message)
 
+    def _work_out(
+        self,
+        runtime: WorldRuntime,
+        pipe: WorldPipe,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        request: BaseModel,
+    ) -> dict[str, Any] | tuple[Flight, bool] | None:
+        """:meth:`_apply_in_flight` without an await, for a request that reads nothing
+        from the store (not ``card_action`` nor ``undo``), when nothing else of its world
+        is being worked out: the same answer, or the flight, or None when it must take
+        the path under the lock (its id may be in the store; a refusal while flights of
+        the world are still on their way, which stands only once they landed)."""
+        request_id = str(payload["id"])
+        in_flight = pipe.flights.get(request_id)
+        if in_flight is not None:
+            if in_flight.digest != digest:
+                return self._error("id_reused", session.locale, "id")
+            return in_flight, False
+        known = runtime.request_ids
+        if known is None or hash(request_id) in known:
+            return None
+        dice = RecordingDice(self.dice_factory())
+        result = process(self.registry, runtime.world, session, event, request, dice)
+        if isinstance(result, Accepted):
+            return self._launch(runtime, pipe, session, event, payload, digest, dice, result)
+        tail = pipe.tail
+        if tail is None or tail.done():  # every flight landed: the ground is durable
+            return self._refusal(runtime, session, result)
+        return None
+
     async def _apply_in_flight(
         self,
         runtime: WorldRuntime,
@@ -601,7 +659,6 @@ class Bridge:
         record = self._record(seq, session, event, payload, digest, dice, result)
         if runtime.request_ids is not None:
             runtime.request_ids.add(hash(record.request_id))
-        loop = asyncio.get_running_loop()
         flight = Flight(
             seq,
             record.request_id,
@@ -609,19 +666,11 @@ class Bridge:
             result.world,
             result.pushes,
             pipe.tail,
-            loop.create_future(),
+            asyncio.get_running_loop().create_future(),
+            record=record,
         )
-        world_id = runtime.world.id
-        write = self.store.submit(world_id, record, world_json_text(result.world))
-        pipe.launch(runtime, flight, write)
-        recent = self.recent
-
-        def remember(written: asyncio.Future[None]) -> None:
-            # After the pipe's own callback, before any waiter resumes: on disk, so kept.
-            if not written.cancelled() and written.exception() is None:
-                recent.remember(world_id, record)
-
-        write.add_done_callback(remember)
+        write = self.store.submit(runtime.world.id, record, world_json_text(result.world))
+        pipe.launch(runtime, flight, write)  # remembers the record once it is on disk
         return flight, True
 
     async def _land(
@@ -656,11 +705,15 @@ class Bridge:
     ) -> dict[str, Any]:
         """The sender's ack, reusing its room's rendering when there is one."""
         own = rendered.get((session.role, session.locale))
-        whispers = any(p.get("whisper") for p in pushes)
-        if own is None or (whispers and session.role != "gm"):
+        if own is None or (session.role != "gm" and any(p.get("whisper") for p in pushes)):
             return self._ack(runtime, seq, pushes, session, world=world)
-        cards = [body for name, body in own if name == "chat_card"]
-        tokens = [body for name, body in own if name == "token_status"]
+        cards: list[dict[str, Any]] = []
+        tokens: list[dict[str, Any]] = []
+        for name, body in own:
+            if name == "chat_card":
+                cards.append(body)
+            elif name == "token_status":
+                tokens.append(body)
         return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
 
     def _ack(
@@ -705,16 +758,18 @@ class Bridge:
         ``world`` is the world as the event left it (default: the runtime's; later
         flights may have moved the runtime on)."""
         world = runtime.world if world is None else world
+        world_id = runtime.world.id
+        renderer = self.renderers[world.system]
+        emit = self._emit_room
         rendered: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
-        for (role, locale), count in list(runtime.members.items()):
+        for key, count in list(runtime.members.items()):
             if count <= 0:
                 continue
-            listener = Session("", "gm" if role == "gm" else "player", locale)
-            room = self._room(runtime.world.id, listener)
-            bodies = self._render_pushes(runtime, seq, pushes, listener, set(), world)
-            rendered[(listener.role, locale)] = bodies
+            role, locale, room = self._listener(world_id, key)
+            bodies = renderer.pushes(world, seq, pushes, role, locale, (), None)
+            rendered[key] = bodies
             for name, body in bodies:
-                await self.sio.emit(name, body, room=room, namespace=NAMESPACE)
+                await emit(room, name, body)
         whispered = [p for p in pushes if p["type"] == "chat_card" and p.get("whisper")]
         if whispered:
             # Whispered cards go to the named players' own connections, not their rooms.
@@ -733,6 +788,27 @@ class Bridge:
                 ):
                     await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
         return rendered
+
+    async def _emit_room(self, room: str, event: str, body: dict[str, Any]) -> None:
+        """A push to one of a world's rooms: encoded once and queued for each member
+        without a task per member (bridge/rooms.py); through ``emit`` with a cluster's
+        client manager, which publishes to the other processes."""
+        if self.cluster is not None:
+            await self.sio.emit(event, body, room=room, namespace=NAMESPACE)
+        else:
+            await push_to_room(self.sio, NAMESPACE, room, event, body)
+
+    def _listener(self, world_id: str, key: tuple[str, str]) -> tuple[str, str, str]:
+        """The role and locale a world's (role, locale) room is rendered for (a room as a
+        whole: no user), and the room's name; made once a room (worlds are never
+        unloaded, and a world has a few rooms)."""
+        listener = self._listeners.get((world_id, key))
+        if listener is None:
+            role, locale = key
+            session = Session("", "gm" if role == "gm" else "player", locale)
+            listener = (session.role, locale, self._room(world_id, session))
+            self._listeners[(world_id, key)] = listener
+        return listener
 
     def _address(self, environ: dict[str, Any]) -> str:
         """The client's address: the socket's peer (engine.io's REMOTE_ADDR is always

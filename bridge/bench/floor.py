@@ -1,6 +1,12 @@
 """The floor: the same aiohttp + python-socketio stack as the bridge (msgpack, compression
 off, one room per world) whose handlers only ack and push the same bytes.
 
+"The same stack" is the one the bridge serves with: the same websocket class (no
+compression, the frames' deadline) and the same push to a room (``bridge.rooms``, one
+encoding and the packets queued for each member, without python-socketio's task per
+member). Where the bridge's transport is leaner than the stock one, the floor is too, so
+the ratio measures the bridge's own work, not a transport the floor lacks.
+
 ``python -m bridge.bench.floor --port 0 --captured FILE`` where FILE holds, per scenario,
 ``{"operations": [[[event, ack, pushes], ...], ...]}``: a run of whole operations recorded
 from the real bridge (``load.mjs`` in capture mode), each request's event with its ack and
@@ -24,6 +30,7 @@ from typing import Any
 import socketio
 from aiohttp import web
 
+from bridge.rooms import push_to_room
 from bridge.transport import UncompressedWebSocket, settle_collector
 
 NS = "/vtt"
@@ -98,7 +105,7 @@ def create_floor(captured: Captured) -> web.Application:
         operations, place, room = joined.get(sid, (unknown, [0, 0], "none"))
         _event, ack, pushes = operations.answer(place, event)
         for name, body in pushes:
-            await sio.emit(name, body, room=room, namespace=NS)
+            await push_to_room(sio, NS, room, name, body)
         answer: dict[str, Any] = ack
         return answer
 

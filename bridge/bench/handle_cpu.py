@@ -5,16 +5,23 @@
 world's room, as in the network bench's ``roll x50`` rows) on the real durable SQLite
 store, then runs the fifty members' rolls concurrently in ``--rounds`` slices of
 ``--per`` rolls each and prints the process CPU (every thread: the loop and the store's)
-per request, the median and the best slice. The rooms have no sockets, so python-socketio
-encodes each push once per room and sends nothing: what is left is the bridge's own work
-(parsing, idempotency, rules, undo diff, card JSON, rendering, store hand-off and the
-store thread), which is what separates it from the floor. Each request's payload is
+per request, the median and the best slice. Each member is a socket.io connection in its
+world's room over an engine.io socket with no transport (:func:`attach_members`): each push
+is encoded once for its room and queued for the five members as served, and a stand-in
+for engine.io's writer empties each queue (what the websocket write would cost is the
+floor's too, and not here). What is measured is the bridge's own work (parsing,
+idempotency, rules, undo diff, card JSON, rendering, the push to the room, store hand-off
+and the store thread), which is what separates it from the floor. Each request's payload is
 fresh (decoded from bytes, with a new random id), as the transport hands one over; the
 harness keeps its own share small (orjson, ~1-2 us a request; it was a JSON round trip
 and a ``uuid4``, ~6-8 us).
 
-To compare two versions of the code in the same run, run it from each checkout in turn
-(``cd OLD && python -m bridge.bench.handle_cpu``, then the new one) and alternate.
+To compare two versions of the code, alternate runs of each checkout with its own venv:
+a checkout run with another worktree's venv (``cd OLD && ../new/.venv/bin/python -m
+bridge.bench.handle_cpu``) imports that worktree's ``bridge`` (its editable install and the
+compiled build's ``.pth`` load it at start), not OLD's. Or load the ``Bridge`` classes of
+both versions in one process and alternate their slices (docs/performance-served.md,
+"Sixth pass").
 """
 
 from __future__ import annotations
@@ -32,11 +39,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from engineio.async_socket import AsyncSocket
 
 from bridge.bench.net import O3D10_ROLL, SW_ROLL
 from bridge.engine import Session
 from bridge.limits import Bucket, RateLimit, WorldLimit
-from bridge.server import Bridge, Connection
+from bridge.server import NAMESPACE, Bridge, Connection
 from bridge.store import AsyncStore, SQLiteStore
 from bridge.transport import settle_collector
 from bridge.worlds import create_world
@@ -45,6 +53,40 @@ from rules.registry import default_registry
 ROLLS = {"o3d10": O3D10_ROLL, "savage_worlds": SW_ROLL}
 UNREACHED = RateLimit(per_second=1e9, burst=1e9)
 UNREACHED_WORLD = WorldLimit(per_second=1e9, burst=1e9)
+
+
+async def attach_members(
+    bridge: Bridge, world_id: str, sessions: list[Session]
+) -> tuple[list[Connection], list[asyncio.Task[None]]]:
+    """A connection per session in the world's room, each over an engine.io socket with
+    no transport: the server encodes and queues each push for it as for a websocket
+    client; a task per socket empties its queue as engine.io's writer would before
+    writing (returned, to be cancelled at the end). The sockets' ping deadline is off
+    (nothing pings them)."""
+    sio, eio = bridge.sio, bridge.sio.eio
+    runtime = await bridge.runtime(world_id)
+    connections: list[Connection] = []
+    drains: list[asyncio.Task[None]] = []
+    for session in sessions:
+        eio_sid = eio.generate_id()
+        socket = AsyncSocket(eio, eio_sid)
+        socket.connected = True
+        socket.last_ping = None  # no client pings these: never timed out
+        eio.sockets[eio_sid] = socket
+        sid = await sio.manager.connect(eio_sid, NAMESPACE)
+        await sio.enter_room(sid, bridge._room(world_id, session), namespace=NAMESPACE)
+        drains.append(asyncio.create_task(_drain(socket.queue)))
+        conn = Connection(world_id, session, None, bucket=Bucket(UNREACHED))
+        conn.welcomed.set()
+        bridge.connections[sid] = conn
+        connections.append(conn)
+        runtime.members[(session.role, session.locale)] += 1
+    return connections, drains
+
+
+async def _drain(queue: asyncio.Queue[Any]) -> None:
+    while True:
+        await queue.get()
 
 
 async def measure(
@@ -75,15 +117,13 @@ async def measure(
         if freeze:
             settle_collector()
         connections: list[Connection] = []
+        drains: list[asyncio.Task[None]] = []
         for world_id in ids:
-            runtime = await bridge.runtime(world_id)
-            for index in range(5):
-                conn = Connection(
-                    world_id, Session(f"u{index}", "gm", "es"), None, bucket=Bucket(UNREACHED)
-                )
-                conn.welcomed.set()
-                connections.append(conn)
-                runtime.members[("gm", "es")] += 1
+            members, tasks = await attach_members(
+                bridge, world_id, [Session(f"u{index}", "gm", "es") for index in range(5)]
+            )
+            connections += members
+            drains += tasks
         roll = ROLLS[system_id]
 
         template = orjson.dumps(roll)
@@ -109,6 +149,9 @@ async def measure(
         await slice_(max(1, per // 4))  # warm-up: worlds loaded, caches filled
         loop_cpu.clear()
         figures = [await slice_(per) for _ in range(rounds)]
+        for task in drains:
+            task.cancel()
+        await asyncio.gather(*drains, return_exceptions=True)
         await store.close()
         if freeze:
             gc.unfreeze()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from bridge.bench.floor import NOTHING, Recorded
+import socketio
+from aiohttp import web
+
+from bridge.bench.floor import NOTHING, Recorded, create_floor
 
 
 def _step(event: str, seq: int, pushes: int = 1) -> list[Any]:
@@ -39,3 +43,44 @@ def test_a_request_the_recording_does_not_have_next_gets_that_event_or_unknown()
     assert place == [0, 0]  # and the walk did not move
     assert recorded.answer(place, "roll") is NOTHING
     assert Recorded([]).answer([0, 0], "attack") is NOTHING
+
+
+async def test_the_floor_served_acks_and_pushes_the_recorded_bytes_to_the_room() -> None:
+    """Served on 127.0.0.1 with real socket.io clients: each member of the sender's room
+    gets the recorded pushes (through the bridge's own room push), the sender its ack,
+    and a connection of another room nothing."""
+    captured = {"roll": {"operations": [[_step("roll", 1, pushes=2)]]}}
+    runner = web.AppRunner(create_floor(captured))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    clients: list[socketio.AsyncClient] = []
+    got: list[list[Any]] = [[], [], []]
+    try:
+        for i, room in enumerate(("roll|w1", "roll|w1", "roll|w2")):
+            client = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+
+            async def on_card(body: Any, i: int = i) -> None:
+                got[i].append(body)
+
+            client.on("card", on_card, namespace="/vtt")
+            await client.connect(
+                f"http://127.0.0.1:{port}",
+                namespaces=["/vtt"],
+                transports=["websocket"],
+                auth={"token": room},
+            )
+            clients.append(client)
+        ack = await clients[0].call("roll", {"id": "r1"}, namespace="/vtt", timeout=10)
+        assert ack == {"ok": True, "seq": 1}
+        for _ in range(200):
+            if len(got[0]) == 2 and len(got[1]) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert got[0] == got[1] == [{"n": 1}, {"n": 1}]
+        assert got[2] == []
+    finally:
+        for client in clients:
+            await client.disconnect()
+        await runner.cleanup()

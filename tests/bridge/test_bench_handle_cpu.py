@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import gc
 import json
+from pathlib import Path
 
 import pytest
 
-from bridge.bench.handle_cpu import main
+from bridge.bench.handle_cpu import ROLLS, UNREACHED, UNREACHED_WORLD, attach_members, main
+from bridge.engine import Session
+from bridge.server import Bridge
+from bridge.store import AsyncStore, SQLiteStore
+from bridge.worlds import create_world
+from rules.registry import default_registry
 
 
 @pytest.mark.parametrize("system", ["o3d10", "savage_worlds"])
@@ -20,3 +26,28 @@ def test_handle_cpu_runs_and_reports(system: str, capsys: pytest.CaptureFixture[
     assert report["median_us"] > 0 and report["loop_thread_median_us"] > 0
     # The startup heap given back to the collector, its thresholds as they were.
     assert (gc.get_freeze_count(), gc.get_threshold()) == (frozen, thresholds)
+
+
+async def test_each_member_is_a_socket_in_its_worlds_room_and_gets_every_push(
+    tmp_path: Path,
+) -> None:
+    """The bench's members are socket.io connections over engine.io sockets (no
+    transport): a roll's card is queued once for each of them, as served."""
+    registry = default_registry()
+    sync = SQLiteStore(tmp_path / "bridge.sqlite3")
+    world_id = create_world(
+        sync, registry, "w", "o3d10", actors=registry.get("o3d10").sample_actors()
+    ).world_id
+    store = AsyncStore(sync)
+    bridge = Bridge(store, registry, rate_limit=UNREACHED, world_limit=UNREACHED_WORLD)
+    members, drains = await attach_members(
+        bridge, world_id, [Session(f"u{i}", "gm", "es") for i in range(5)]
+    )
+    for task in drains:  # what each member would write is left in its queue
+        task.cancel()
+    ack = await bridge.handle(members[0], "roll", ({"id": "a" * 32, **ROLLS["o3d10"]},), "es")
+    assert ack["ok"], ack
+    sockets = list(bridge.sio.eio.sockets.values())
+    assert len(sockets) == 5 and [s.queue.qsize() for s in sockets] == [1] * 5
+    assert len({s.queue.get_nowait().data for s in sockets}) == 1  # one encoding, five copies
+    await store.close()
