@@ -7,7 +7,9 @@ JS_STAMP := js-shim/node_modules/.installed-stamp
 JS_BUNDLE := bridge/static/dist/table.js
 # The rules core compiled with mypyc, out of the source tree (docs/performance-compiled.md).
 COMPILED := build/compiled/manifest.json
-COMPILED_SOURCES := $(shell find rules -name '*.py' 2>/dev/null) bridge/compiled.py bridge/compiled_build.py
+# Every source a set may compile or depend on: the build itself decides what it watches
+# (an edit outside it finds the build up to date, which then only touches the manifest).
+COMPILED_SOURCES := $(shell find rules bridge protocol -name '*.py' -not -path '*/static/*' 2>/dev/null)
 DATA ?= data
 HOST ?= 127.0.0.1
 PORT ?= 8765
@@ -24,7 +26,8 @@ $(PY_STAMP): pyproject.toml constraints.txt
 	$(PY) -m bridge.compiled_build --install-pth
 	touch $@
 
-# Rebuilt when a rules source changes (only the changed modules' C is recompiled).
+# Rebuilt when a compiled source or one it imports changes (only the changed modules' C
+# is recompiled).
 $(COMPILED): $(PY_STAMP) $(COMPILED_SOURCES)
 	$(PY) -m bridge.compiled_build
 
@@ -75,10 +78,14 @@ check-browser:
 	fi
 
 # The whole suite runs against the compiled build (what ships; VTT_COMPILED=require makes a
-# missing or stale build an error), then the rules tests once more as pure Python.
+# missing or stale build an error), then the tests of every compiled module once more as
+# pure Python: the rules, the protocol's parsing, digest and limits, the card JSON and
+# rendering, and the engine through the in-process replay.
+PURE_TESTS := tests/rules tests/protocol tests/bridge/test_serialize.py tests/bridge/test_render.py \
+	tests/bridge/test_render_actor.py tests/bridge/test_replay.py
 test-python: $(PY_STAMP) $(COMPILED)
 	VTT_COMPILED=require $(PY) -m pytest
-	VTT_PURE=1 $(PY) -m pytest tests/rules -p no:cacheprovider
+	VTT_PURE=1 $(PY) -m pytest $(PURE_TESTS) -p no:cacheprovider
 
 test-js: setup check-browser
 	cd js-shim && npm run --silent typecheck

@@ -10,7 +10,8 @@ them is imported the finder hashes the sources again: if any differs from the ma
 compiled is used (the compiled modules call each other natively, so one stale module
 spoils them all) and every module runs as pure Python, with one warning on stderr; under
 ``CI=true`` (or ``VTT_COMPILED=require``) the import fails instead. ``VTT_PURE=1`` turns the
-finder off. Docs: docs/performance-compiled.md.
+finder off; ``VTT_COMPILED_DIR`` loads another build directory than ``build/compiled``.
+Docs: docs/performance-compiled.md.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD_DIR = ROOT / "build" / "compiled"
+# VTT_COMPILED_DIR names another build (e.g. to compare two sets in alternated runs;
+# the bench's server processes inherit it).
+BUILD_DIR = Path(os.environ.get("VTT_COMPILED_DIR") or ROOT / "build" / "compiled")
 MANIFEST = "manifest.json"
 FORMAT = 1
 
@@ -138,7 +141,8 @@ class CompiledFinder:
             else:
                 self.status = Status(
                     "compiled",
-                    f"mypyc build {self.manifest.get('built', '?')}",
+                    f"set {self.manifest.get('set', '?')}, mypyc build "
+                    f"{self.manifest.get('built', '?')}",
                     len(self.manifest.get("modules", {})),
                 )
         return self.checked

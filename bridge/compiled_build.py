@@ -1,4 +1,4 @@
-"""Compile the rules core with mypyc into ``build/compiled/`` (``python -m bridge.compiled_build``).
+"""Compile the rules core (and the loop's pure modules) with mypyc into ``build/compiled/`` (``python -m bridge.compiled_build``).
 
 The sources stay as they are (pure Python, mypy strict); mypyc turns the listed modules
 into one C extension group (one C file a module, compiled two at a time), placed OUT of the
@@ -12,6 +12,7 @@ Docs: docs/performance-compiled.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import concurrent.futures
 import hashlib
 import json
@@ -61,8 +62,33 @@ BRIDGE = [
     "bridge/serialize.py",
     "bridge/render.py",
 ]
-SETS: dict[str, list[str]] = {"core": CORE, "rules": RULES, "rules+bridge": RULES + BRIDGE}
-DEFAULT_SET = "core"
+# The loop's pure modules beyond the four above, on every roll request's path.
+LOOP = ["bridge/engine.py", "protocol/v1/parse.py", "protocol/v1/limits.py"]
+# The loop's plumbing (async aiohttp/socketio code; measured, see the docs).
+SERVER = [
+    "bridge/server.py",
+    "bridge/pipeline.py",
+    "bridge/recent.py",
+    "bridge/limits.py",
+    "bridge/worlds.py",
+]
+SETS: dict[str, list[str]] = {
+    "core": CORE,
+    "rules": RULES,
+    "core+bridge": CORE + BRIDGE,
+    "core+loop": CORE + BRIDGE + LOOP,
+    "core+server": CORE + BRIDGE + LOOP + SERVER,
+    "rules+bridge": RULES + BRIDGE,
+}
+# Shipped: the rules core and the loop's pure modules (docs/performance-compiled.md,
+# "Sixth pass": ~10-12 % of a Savage Worlds roll's CPU in process, replay +25 %).
+DEFAULT_SET = "core+loop"
+
+# Every .py of these packages is watched, new files included: compiled code depends on
+# the rules package throughout (systems register by import). Outside them only the
+# compiled modules and what they import, transitively, are watched (an edit to the
+# server or the bench does not make the build stale).
+WHOLE_PACKAGES = ("rules",)
 
 
 def module_files(entries: Sequence[str], root: Path) -> list[str]:
@@ -82,12 +108,63 @@ def module_name(rel: str) -> str:
     return rel.removesuffix(".py").replace("/", ".")
 
 
-def source_hashes(packages: Sequence[str], root: Path) -> dict[str, str]:
-    return {
-        p.relative_to(root).as_posix(): file_hash(p)
-        for pkg in packages
-        for p in sorted((root / pkg).rglob("*.py"))
-    }
+def source_hashes(packages: Sequence[str], root: Path, extra: Sequence[str] = ()) -> dict[str, str]:
+    """SHA-256 of every ``.py`` of ``packages`` and of the ``extra`` files."""
+    files = {p.relative_to(root).as_posix() for pkg in packages for p in (root / pkg).rglob("*.py")}
+    return {rel: file_hash(root / rel) for rel in sorted(files | set(extra))}
+
+
+def _module_source(module: str, root: Path) -> str | None:
+    base = module.replace(".", "/")
+    for rel in (f"{base}.py", f"{base}/__init__.py"):
+        if (root / rel).is_file():
+            return rel
+    return None
+
+
+def imported_sources(files: Sequence[str], root: Path, packages: Sequence[str]) -> list[str]:
+    """``files`` and every source of ``packages`` they import, transitively (each package
+    ``__init__`` on the way included; imports under ``TYPE_CHECKING`` count too)."""
+    seen: set[str] = set()
+    todo = list(files)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        names: list[str] = []
+        for node in ast.walk(ast.parse((root / rel).read_bytes(), rel)):
+            if isinstance(node, ast.Import):
+                names += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                package = rel.split("/")[:-1]  # a relative import starts from the file's package
+                base = ".".join(
+                    [
+                        *package[: len(package) - node.level + 1],
+                        *([node.module] if node.module else []),
+                    ]
+                    if node.level
+                    else [node.module or ""]
+                )
+                names += [base] + [f"{base}.{alias.name}" for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] not in packages:
+                continue
+            for end in range(1, len(parts) + 1):
+                found = _module_source(".".join(parts[:end]), root)
+                if found is not None and found not in seen:
+                    todo.append(found)
+    return sorted(seen)
+
+
+def watched(files: Sequence[str], root: Path) -> tuple[list[str], dict[str, str]]:
+    """The packages watched whole and the hash of every source the build depends on."""
+    ours = sorted(p.parent.name for p in root.glob("*/__init__.py"))
+    closure = imported_sources(files, root, ours)
+    whole = [pkg for pkg in WHOLE_PACKAGES if any(rel.startswith(f"{pkg}/") for rel in closure)]
+    others = [rel for rel in closure if rel.split("/")[0] not in whole]
+    return whole, source_hashes(whole, root, others)
 
 
 def parallel_compile(
@@ -133,8 +210,7 @@ def build(
     from setuptools.command.build_ext import build_ext
 
     files = module_files(entries, root)
-    packages = sorted({rel.split("/")[0] for rel in files})
-    before = source_hashes(packages, root)
+    packages, before = watched(files, root)
     out.mkdir(parents=True, exist_ok=True)
     (out / MANIFEST).unlink(missing_ok=True)
     lib, temp, csrc, cache = out / "lib", out / "temp", out / "c", out / "objcache"
@@ -162,7 +238,7 @@ def build(
         dist.run_commands()
     finally:
         os.chdir(cwd)
-    after = source_hashes(packages, root)
+    after = watched(files, root)[1]
     if after != before:
         changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
         raise SystemExit(f"sources changed during the build ({', '.join(changed)}): not using it")
@@ -179,6 +255,7 @@ def build(
         "mypy": mypy_version(),
         "opt_level": opt_level,
         "entries": list(entries),
+        "set": next((name for name, listed in SETS.items() if listed == list(entries)), "custom"),
         "packages": packages,
         "modules": modules,
         "libs": libs,
@@ -236,6 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     entries = SETS[args.set]
     if not args.force and up_to_date(args.out, args.root, entries, args.opt):
+        # Touched, so that make's rule (every source is a prerequisite) stays quiet.
+        os.utime(args.out / MANIFEST)
         print(f"compiled build in {args.out} is up to date")
         return 0
     started = time.monotonic()

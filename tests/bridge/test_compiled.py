@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -13,7 +14,16 @@ from typing import Any
 import pytest
 
 from bridge import compiled
-from bridge.compiled_build import LEFT_PURE, module_files, source_hashes
+from bridge.compiled_build import (
+    DEFAULT_SET,
+    LEFT_PURE,
+    SETS,
+    imported_sources,
+    module_files,
+    module_name,
+    source_hashes,
+    watched,
+)
 from support.services import missing
 
 ROOT = compiled.ROOT
@@ -31,9 +41,15 @@ def manifest_for(root: Path, packages: list[str], modules: dict[str, str]) -> di
     }
 
 
-def copy_rules(tmp_path: Path) -> Path:
+def copy_rules(tmp_path: Path, manifest: dict[str, Any] | None = None) -> Path:
+    """A copy of ``rules/`` (and of every other source ``manifest`` watches: a build with
+    bridge modules watches them and what they import)."""
     root = tmp_path / "tree"
     shutil.copytree(ROOT / "rules", root / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    for rel in (manifest or {}).get("sources", {}):
+        if not (root / rel).exists():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / rel, root / rel)
     return root
 
 
@@ -101,6 +117,54 @@ def test_the_build_compiles_every_rules_module_but_those_left_pure() -> None:
     assert not [f for f in files if f.endswith("__init__.py")]
 
 
+def test_a_bridge_build_watches_its_modules_and_what_they_import_not_the_rest(
+    tmp_path: Path,
+) -> None:
+    files = module_files(SETS["core+loop"], ROOT)
+    assert {"bridge/serialize.py", "bridge/render.py", "protocol/v1/lean.py"} <= set(files)
+    packages, hashes = watched(files, ROOT)
+    assert packages == ["rules"]  # watched whole: a new rules module makes the build stale
+    assert "rules/i18n.py" in hashes and "rules/omerta/system.py" in hashes
+    # what the compiled bridge modules import (their types are checked by compiled code)
+    assert {"protocol/v1/requests.py", "bridge/store.py", "bridge/__init__.py"} <= set(hashes)
+    # the rest of the bridge is not: an edit to the server leaves the build in use
+    assert not {"bridge/server.py", "bridge/bench/net.py", "bridge/compiled.py"} & set(hashes)
+    root = tmp_path / "tree"
+    for rel in hashes:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / rel, root / rel)
+    manifest = {**manifest_for(root, packages, {}), "sources": hashes}
+    assert compiled.stale_reasons(manifest, root) == []
+    (root / "bridge" / "server.py").write_text("X = 1\n", "utf-8")
+    (root / "bridge" / "extra.py").write_text("X = 1\n", "utf-8")
+    assert compiled.stale_reasons(manifest, root) == []
+    for rel in ("bridge/serialize.py", "protocol/v1/requests.py"):
+        (root / rel).write_text((root / rel).read_text("utf-8") + "\n# edited\n", "utf-8")
+    assert compiled.stale_reasons(manifest, root) == [
+        "bridge/serialize.py changed since the build",
+        "protocol/v1/requests.py changed since the build",
+    ]
+
+
+def test_imports_are_followed_absolute_and_relative_within_our_packages(tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/a.py": "import json\nfrom . import b\nfrom ..c import X\nfrom .d import Y\n",
+        "pkg/sub/b.py": "from pkg.e import Z\n",
+        "pkg/c.py": "X = 1\n",
+        "pkg/sub/d.py": "Y = 1\n",
+        "pkg/e.py": "Z = 1\n",
+        "pkg/unused.py": "W = 1\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, "utf-8")
+    assert imported_sources(["pkg/sub/a.py"], tmp_path, ["pkg"]) == sorted(
+        set(files) - {"pkg/unused.py"}
+    )
+
+
 PROBE = """
 import sys
 from pathlib import Path
@@ -129,29 +193,38 @@ def probe(build: Path, root: Path, **env: str) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.parametrize("edited", ["rules/dice.py", "bridge/serialize.py"])
 def test_the_real_build_runs_compiled_and_an_edited_copy_runs_its_own_source(
-    tmp_path: Path,
+    tmp_path: Path, edited: str
 ) -> None:
-    if compiled.read_manifest(compiled.BUILD_DIR) is None:
+    real = compiled.read_manifest(compiled.BUILD_DIR)
+    if real is None:
         missing(f"no compiled build in {compiled.BUILD_DIR} (make setup builds it)")
-    root = copy_rules(tmp_path)
+    assert real is not None
+    if edited not in real["sources"]:
+        assert module_name(edited) not in [
+            module_name(f) for f in module_files(SETS[DEFAULT_SET], ROOT)
+        ]
+        return  # a build of a set without the bridge modules (the default holds them)
+    root = copy_rules(tmp_path, real)
     fresh = probe(compiled.BUILD_DIR, root)
     assert fresh.returncode == 0, fresh.stderr
     dice_file, attack_file, roll, described = fresh.stdout.splitlines()
     assert dice_file.endswith(compiled.ext_suffix()) and attack_file.endswith(compiled.ext_suffix())
     assert described.startswith("rules core: compiled with mypyc")
     assert fresh.stderr == ""
-    dice = root / "rules" / "dice.py"
-    dice.write_text(dice.read_text("utf-8") + "\nEDITED = True\n", "utf-8")
+    source = root / edited
+    source.write_text(source.read_text("utf-8") + "\nEDITED = True\n", "utf-8")
     stale = probe(compiled.BUILD_DIR, root)
     assert stale.returncode == 0, stale.stderr
+    dice = root / "rules" / "dice.py"
     assert stale.stdout.splitlines() == [
         str(dice),
         str(root / "rules" / "savage_worlds" / "act_attack.py"),
         roll,
-        "rules core: pure Python (stale build: rules/dice.py changed since the build)",
+        f"rules core: pure Python (stale build: {edited} changed since the build)",
     ]
-    assert stale.stderr.count("rules/dice.py changed since the build") == 1
+    assert stale.stderr.count(f"{edited} changed since the build") == 1
     refused = probe(compiled.BUILD_DIR, root, CI="true")
     assert refused.returncode != 0 and "StaleBuildError" in refused.stderr
     pure = probe(compiled.BUILD_DIR, root, VTT_PURE="1")
@@ -176,6 +249,9 @@ def test_the_suite_runs_what_make_asked_for() -> None:
         assert rules.model.__file__ is not None
         assert rules.model.__file__.endswith(compiled.ext_suffix()), rules.model.__file__
         assert compiled.status().mode == "compiled"
+        for name in manifest["modules"]:  # the bridge's compiled modules too
+            module = importlib.import_module(name)
+            assert str(module.__file__).endswith(compiled.ext_suffix()), module.__file__
     else:
         compiled_now = str(rules.model.__file__).endswith(compiled.ext_suffix())
         assert compiled.status().mode == ("compiled" if compiled_now else "pure")
