@@ -51,6 +51,7 @@ CORE = [
     "rules/rolls.py",
     "rules/records.py",
     "rules/memo.py",
+    "rules/system_core.py",
     "rules/o3d10",
     "rules/savage_worlds",
 ]

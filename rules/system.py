@@ -36,10 +36,11 @@ from rules.model import (
     Text,
     TimeStep,
     World,
-    WorldChange,
     t,
 )
 from rules.params import Param, check_params, validate_params
+from rules.system_core import apply_effects as apply_effects  # compiled; given here too
+from rules.system_core import sets_nothing_new as sets_nothing_new
 from rules.tracker import Combat, Initiative, Slot, default_initiative
 
 
@@ -251,52 +252,3 @@ class RuleSystem(ABC):
 
     def combat_end(self, world: World, combat: Combat, dice: DiceSource) -> Resolution | None:
         return None
-
-
-def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
-    """Fold declarative effects into a new world (the default ``apply``)."""
-    for effect in effects:
-        if isinstance(effect, WorldChange):
-            world = World(
-                world.id,
-                world.name,
-                world.system,
-                world.settings,
-                world.actors,
-                {**world.data, **effect.data},
-            )
-            continue
-        actor = world.actor(effect.actor_id)
-        statuses = frozenset((actor.statuses - effect.remove) | effect.add)
-        if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
-            continue  # the same actor: identity memos keep hitting, nothing to diff
-        world = world.with_actor(
-            Actor(
-                actor.id,
-                actor.name,
-                actor.owner,
-                actor.sheet,
-                {**actor.state, **effect.state},
-                statuses,
-                actor.token,
-                actor.hidden,
-            )
-        )
-    return world
-
-
-_SCALARS = (str, int, float, bool, type(None))
-_MISSING = object()
-
-
-def sets_nothing_new(state: JsonMap, changes: JsonMap) -> bool:
-    """Whether every key of ``changes`` already holds that very value in ``state``: the same
-    object, or a scalar of the same type and value (so ``0`` never stands for ``False``, and
-    the state's JSON would come out byte for byte the same)."""
-    for key, value in changes.items():
-        old = state.get(key, _MISSING)
-        if old is value:
-            continue
-        if type(old) is not type(value) or type(value) not in _SCALARS or old != value:
-            return False
-    return True

@@ -209,33 +209,35 @@ def _sw_attack(system: Any, world: World, dice: DiceSource) -> Callable[[], obje
     start = {actor_id: world.actors[actor_id] for actor_id in (shooter, *targets)}
     burst = ROF_AMMO[3]  # the rounds a RoF 3 burst spends
     current = [world]
+    check, resolve, apply = system.check_action, system.resolve, system.apply
 
     def press(current: World, cards: tuple[Any, ...]) -> World:
         for card in cards:
             for follow in card.actions:
-                if follow.action not in SW_PRESSED:
+                kind = follow.action
+                if kind not in SW_PRESSED:
                     continue
-                action = Action(
-                    follow.action, follow.actor_id, dict(follow.params), follow.targets, by_gm=True
-                )
+                # a fresh Action from the follow-up's plain values, as the bridge builds one
+                action = Action(kind, follow.actor_id, dict(follow.params), follow.targets, True)
                 try:
-                    result = system.resolve(current, system.check_action(current, action), dice)
+                    result = resolve(current, check(current, action), dice)
                 except RulesError:
                     continue
-                current = press(system.apply(current, result), result.cards)
+                current = press(apply(current, result), result.cards)
         return current
 
     def step() -> object:
         now = current[0]
+        actors = now.actors
         for target in targets:
-            if not SW_OUT.isdisjoint(now.actors[target].statuses):
+            if not SW_OUT.isdisjoint(actors[target].statuses):
                 now = now.with_actor(start[target])
         ammo = now.actors[shooter].state.get("ammo", {})
         if int(ammo.get(weapon, 0)) < burst:
             now = now.with_actor(start[shooter])
-        attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, by_gm=True)
-        resolution = system.resolve(now, system.check_action(now, attack), dice)
-        current[0] = press(system.apply(now, resolution), resolution.cards)
+        attack = Action("attack", shooter, {"weapon": weapon, "rof": 3}, targets, True)
+        resolution = resolve(now, check(now, attack), dice)
+        current[0] = press(apply(now, resolution), resolution.cards)
         return current[0]
 
     return step

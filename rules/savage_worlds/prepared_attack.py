@@ -212,6 +212,8 @@ def resolve_attack(
     """``attack``: as :func:`act_attack.resolve_attack`, through a plan when one applies."""
     data = world.data
     actors = world.actors
+    if type(data) is not dict or type(actors) is not dict:  # plain dicts (dict calls) only
+        return act_attack.resolve_attack(world, action, dice, settings)
     actor_id = action.actor_id
     actor = actors.get(actor_id)
     if actor is None or data.get(COMBAT) or data.get(TRACKER):
@@ -228,6 +230,8 @@ def resolve_attack(
         seen.append(other.name)
         seen.append("prone" in other.statuses)
     state = actor.state
+    if type(state) is not dict:
+        return act_attack.resolve_attack(world, action, dice, settings)
     params = action.params
     sheet = parse_sheet(actor.sheet)
     shared = type(params) is CheckedParams
@@ -272,15 +276,15 @@ def resolve_attack(
         have = int(state.get("ammo", {}).get(weapon.id, 0))
         if have < need:
             return act_attack.resolve_attack(world, action, dice, settings)  # refused there
-    return _fire(plan, world, action, dice, state, need)
+    return _fire(plan, data, action, dice, state, need)
 
 
 def _fire(
     plan: AttackPlan,
-    world: World,
+    data: dict[str, Any],
     action: Action,
     dice: DiceSource,
-    state: Mapping[str, Any],
+    state: dict[str, Any],
     need: int,
 ) -> Resolution:
     """The dice of a planned attack, its shots, card and effects."""
@@ -329,7 +333,6 @@ def _fire(
         effects.append(ActorChange(actor_id, effect_state, _NONE, _NONE))
     follow: list[FollowUp] = []
     if records:
-        data = world.data
         number = int(data.get("next_id", 0)) + 1
         attack_id = f"atk{number}"
         attacks = dict(data.get("attacks", {}))

@@ -76,11 +76,14 @@ from rules.savage_worlds.tables import JOKER_BONUS, RAISE
 OUTCOMES_SIZE = 2048
 """Remembered outcomes (oldest dropped first); each is a few shared lines and a small change."""
 
-Change = tuple[dict[str, Any], frozenset[str], frozenset[str]] | None
-Remembered = tuple[tuple[Line, ...], Outcome | None, bool, Change, Mapping[str, Any]]
+Change = ActorChange | None
+Shown = dict[tuple[Any, ...], tuple[Card, ...]]
+Remembered = tuple[tuple[Line, ...], Outcome | None, bool, Change, Mapping[str, Any], Shown]
 """The lines after the line naming the damage, the outcome, whether the hit waits, the
-victim's change (state, statuses added, removed), and the settings object the key names by
-identity (held, so its id is not reused)."""
+victim's change (the whole way's own record: the victim is part of the key; ``apply`` copies
+what it sets), the settings object the key names by identity (held, so its id is not reused),
+and, for an applied hit, its cards per damage and Toughness shown (a frozen card is the same
+value for every hit with those numbers: shared, at most :data:`SHOWN_SIZE`)."""
 
 _OUTCOMES: dict[tuple[Any, ...], Remembered | None] = {}
 
@@ -121,7 +124,7 @@ def _victim_change(
         if isinstance(effect, ActorChange):
             if effect.actor_id != victim or keys:
                 return False, None
-            change = (dict(effect.state), effect.add, effect.remove)
+            change = effect
         else:
             assert isinstance(effect, WorldChange)
             keys = tuple(effect.data)
@@ -134,12 +137,20 @@ def resolve_damage(
     """``damage``: as :func:`act_damage.resolve_damage`, its ending remembered by value."""
     data, actors = world.data, world.actors
     params = action.params
-    if data.get(TRACKER) or data.get("pending"):
+    if (
+        type(data) is not dict  # plain dicts (dict calls) only
+        or type(actors) is not dict
+        or data.get(TRACKER)
+        or data.get("pending")
+    ):
         return act_damage.resolve_damage(world, action, dice, settings)
     attack_id, index = str(params["attack"]), int(params["hit"])
-    stored = data.get("attacks", {}).get(attack_id)
+    attacks = data.get("attacks")
+    if type(attacks) is not dict:
+        return act_damage.resolve_damage(world, action, dice, settings)  # refused there
+    stored = attacks.get(attack_id)
     if (
-        stored is None
+        type(stored) is not dict
         or stored["attacker"] != action.actor_id
         or not 0 <= index < len(stored["hits"])
         or stored["hits"][index]["done"]
@@ -248,8 +259,8 @@ def resolve_damage(
         return resolution
     if found is None:  # not covered (it rolls dice of its own): the whole way
         return act_damage.resolve_damage(world, action, _Replay(_faces(thrown), dice), settings)
-    tail, _, waits, change, _ = found
-    lines = head + tail
+    tail, _, waits, change, _, _ = found
+    section = _section(plan, damage, head, tail)
     outcome = _outcome(wounds, shaken, margin)
     # the attack's hit is done: a new mapping for it, its attack and the hit list; the other
     # hits and values stay shared (world data is never changed in place: the whole way
@@ -257,7 +268,7 @@ def resolve_damage(
     hits = list(stored["hits"])
     hits[index] = {**hits[index], "done": True}
     attack = {**stored, "hits": hits}
-    attacks = dict(data.get("attacks", {}))
+    attacks = dict(attacks)
     for each in attack["hits"]:
         if not each["done"]:
             attacks[attack_id] = attack
@@ -284,10 +295,7 @@ def resolve_damage(
         }
         follow = pending_buttons(pid, target, wounds, victim.name)
     effects: tuple[Effect, ...]
-    if change is None:
-        effects = (WorldChange(changed),)
-    else:
-        effects = (ActorChange(target, dict(change[0]), change[1], change[2]), WorldChange(changed))
+    effects = (WorldChange(changed),) if change is None else (change, WorldChange(changed))
     return Resolution(
         action,
         (
@@ -297,7 +305,7 @@ def resolve_damage(
                 action.actor_id,
                 tuple(thrown),
                 outcome,
-                (Section(None, lines),),
+                section,
                 follow,
                 "public",
                 target,
@@ -307,12 +315,32 @@ def resolve_damage(
     )
 
 
+def _section(
+    plan: DamagePlan, damage: int, head: tuple[Line, ...], tail: tuple[Line, ...]
+) -> tuple[Section, ...]:
+    """A damage card's sections: its head lines (per damage total) and a remembered outcome's
+    tail, one shared frozen record per plan, damage total and tail (held, so its identity
+    is not reused while the entry lives)."""
+    sections = plan.sections
+    found = sections.get((damage, id(tail)))
+    if found is not None and found[0] is tail:
+        return found[1]
+    if len(sections) >= SECTIONS_SIZE:
+        sections.clear()
+    made = (Section(None, head + tail),)
+    sections[(damage, id(tail))] = (tail, made)
+    return made
+
+
 PLANS_SIZE = SHEET_TABLE_SIZE
 """Damage plans remembered (oldest dropped first); each holds two sheets and at most
 :data:`SHOWN_SIZE` outcomes."""
 SHOWN_SIZE = 64
 """Head lines a damage plan remembers (raise, bonus and damage lines, one per damage total;
-it starts again when full)."""
+it starts again when full); also the cards an applied hit's outcome remembers."""
+SECTIONS_SIZE = 256
+"""Card sections a damage plan remembers (damage total x remembered outcome; it starts again
+when full)."""
 
 
 class DamagePlan:
@@ -322,6 +350,7 @@ class DamagePlan:
         "bonus",
         "count",
         "heads",
+        "sections",
         "settings",
         "sheet",
         "sides",
@@ -353,6 +382,7 @@ class DamagePlan:
         self.toughness = toughness
         self.title = title
         self.heads: dict[int, tuple[Line, ...]] = {}
+        self.sections: dict[tuple[int, int], tuple[tuple[Line, ...], tuple[Section, ...]]] = {}
 
 
 _DAMAGE: dict[tuple[Any, ...], DamagePlan] = {}
@@ -402,7 +432,7 @@ def _tail(
     )
     if not ok or len(card.dice) != thrown:
         return None
-    return (card.sections[0].lines[skip:], card.outcome, waits, change, settings)
+    return (card.sections[0].lines[skip:], card.outcome, waits, change, settings, {})
 
 
 def _head(plan: DamagePlan, raise_: bool, damage: int, name: str) -> tuple[Line, ...]:
@@ -441,13 +471,15 @@ def resolve_apply(
 ) -> Resolution:
     """``damage_apply``: as :func:`act_soak.resolve_apply`, its ending remembered by value."""
     data, actors = world.data, world.actors
-    if data.get(TRACKER):
+    if type(data) is not dict or type(actors) is not dict or data.get(TRACKER):
         return act_soak.resolve_apply(world, action, dice, settings)
     pid = str(action.params["pending"])
-    pending = data.get("pending", {})
+    pending = data.get("pending")
+    if type(pending) is not dict:
+        return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     hit = pending.get(pid)
     victim = actors.get(action.actor_id)
-    if hit is None or victim is None or hit["target"] != action.actor_id:
+    if type(hit) is not dict or victim is None or hit["target"] != action.actor_id:
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     state = victim.state
     vsheet = parse_sheet(victim.sheet)
@@ -486,28 +518,19 @@ def resolve_apply(
         ok, change = _victim_change(resolution, action.actor_id, ("pending",))
         if ok and not card.dice:
             tail = card.sections[0].lines[1:]  # after the line of the damage applied
-            _remember(key, (tail, card.outcome, False, change, settings))
+            _remember(key, (tail, card.outcome, False, change, settings, {}))
         else:
             _remember(key, None)
         return resolution
     if found is None:
         return act_soak.resolve_apply(world, action, dice, settings)
-    tail, outcome, _, change, _ = found
-    lines = (line("line.applying", damage=hit["damage"], toughness=hit["toughness"]), *tail)
-    left = dict(pending)
-    left.pop(pid)
-    world_change = WorldChange({"pending": left})
-    effects: tuple[Effect, ...]
-    if change is None:
-        effects = (world_change,)
-    else:
-        effects = (
-            ActorChange(action.actor_id, dict(change[0]), change[1], change[2]),
-            world_change,
-        )
-    return Resolution(
-        action,
-        (
+    tail, outcome, _, change, _, shown = found
+    damage, toughness = hit["damage"], hit["toughness"]
+    numbers = (damage, toughness, type(damage), type(toughness))  # 1 and True stay apart
+    cards = shown.get(numbers)
+    if cards is None:
+        lines = (line("line.applying", damage=damage, toughness=toughness), *tail)
+        cards = (
             Card(
                 "damage_apply",
                 act_soak._apply_title(victim.name),
@@ -519,6 +542,13 @@ def resolve_apply(
                 "public",
                 action.actor_id,
             ),
-        ),
-        effects,
-    )
+        )
+        if len(shown) >= SHOWN_SIZE:
+            shown.clear()
+        shown[numbers] = cards
+    left = dict(pending)
+    left.pop(pid)
+    world_change = WorldChange({"pending": left})
+    effects: tuple[Effect, ...]
+    effects = (world_change,) if change is None else (change, world_change)
+    return Resolution(action, cards, effects)

@@ -10,15 +10,15 @@ weapon, ``bipod`` (weapons set on their bipod), ``in_hand``, ``injuries``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
-from typing import Any
+from typing import Any, Final
 
 from rules.jsondata import copy_json
 from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, WorldChange, t
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
-OUT = frozenset({"incapacitated", "dead"})
+OUT: Final = frozenset({"incapacitated", "dead"})
 _NONE: frozenset[str] = frozenset()
-COMBAT = "sw_combat"
+COMBAT: Final = "sw_combat"
 """World data key of this system's combat (cards, units, rounds); the shared tracker owns ``combat``."""
 
 
@@ -190,7 +190,7 @@ def in_combat(draft: Draft) -> bool:
 
 
 # -- the shared combat tracker (rules/tracker.py), read only ---------------------------
-TRACKER = "tracker"
+TRACKER: Final = "tracker"
 
 
 def tracker_running(world: World) -> bool:

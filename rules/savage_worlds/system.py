@@ -44,7 +44,8 @@ from rules.savage_worlds.shared import remember
 from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
 from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
-from rules.system import ActionSpec, Button, RuleSystem, sets_nothing_new
+from rules.system import ActionSpec, Button, RuleSystem
+from rules.system_core import apply_effects, sets_nothing_new
 from rules.tracker import Combat, Initiative, Slot
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
@@ -121,7 +122,49 @@ REMEMBERED_CHECKS = frozenset({"attack", "trait"})
 choices (a weapon, a rate of fire, a trait, the situation), which a table sends again and
 again. Follow-ups (damage, soak, damage_apply) carry a new attack or hit id each time, so
 remembering them would only serve a benchmark that starts from the same world."""
-_CHECKED: dict[tuple[Any, ...], tuple[CheckedParams, int, int]] = {}
+_CHECKED: dict[tuple[Any, ...], Action] = {}
+"""Checked actions of :data:`REMEMBERED_CHECKS` by kind, actor, targets, GM or not, user and
+parameter values and types."""
+_PARAMS: dict[tuple[Any, ...], CheckedParams] = {}
+"""Their checked parameters by kind and parameter values and types: one shared object for
+every actor and target pressing the same sheet button (a plan's key holds its identity)."""
+
+
+def _known_targets(world: World, targets: tuple[str, ...]) -> None:
+    """Refuse a target this world does not hold (``unknown_actor``, field ``targets.N``)."""
+    actors = world.actors
+    for index, target in enumerate(targets):
+        if target not in actors:
+            world.actor(target, f"targets.{index}")  # refused there
+
+
+def _as_is(rows: tuple[tuple[Any, ...], ...], raw: JsonMap) -> bool:
+    """Whether ``raw`` already is what :func:`_quick` would make of it, in one pass and
+    without building it: a plain dict holding every declared parameter in the declared order
+    (so nothing to fill in), each a plain value :func:`_quick` accepts as it is."""
+    if type(raw) is not dict or len(raw) != len(rows):
+        return False
+    for row, name in zip(rows, raw, strict=True):
+        if name != row[0]:
+            return False
+        value = raw[name]
+        cls = type(value)
+        kind = row[1]
+        if kind == "int":
+            if cls is not int or not row[4] <= value <= row[5]:
+                return False
+        elif kind == "str":
+            if cls is not str or len(value) > row[7]:
+                return False
+        elif kind == "bool":
+            if cls is not bool:
+                return False
+        elif kind == "choice":
+            if cls is not str or value not in row[6]:
+                return False
+        elif value is None:
+            return False
+    return True
 
 
 Compiled = tuple[tuple[tuple[Any, ...], ...], frozenset[str], int, int]
@@ -175,6 +218,9 @@ def _quick(
 def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
     """``rules.system.apply_effects`` in one pass: the same world, one new actor mapping and
     one new data mapping whatever the number of effects."""
+    held = world.actors
+    if type(held) is not dict:  # plain dicts (dict calls) only
+        return apply_effects(world, effects)
     actors: dict[str, Actor] | None = None
     data: dict[str, Any] | None = None
     for effect in effects:
@@ -182,7 +228,7 @@ def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
             data = {**(world.data if data is None else data), **effect.data}
             continue
         assert isinstance(effect, ActorChange)
-        actor = (world.actors if actors is None else actors).get(effect.actor_id)
+        actor = (held if actors is None else actors).get(effect.actor_id)
         if actor is None:
             world.actor(effect.actor_id)  # refused there (unknown_actor)
             raise AssertionError
@@ -191,7 +237,7 @@ def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
         if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
             continue  # the same actor (as apply_effects): identity memos keep hitting
         if actors is None:
-            actors = dict(world.actors)
+            actors = dict(held)
         actors[actor.id] = Actor(
             actor.id,
             actor.name,
@@ -266,53 +312,91 @@ class SavageWorlds(RuleSystem):
 
     # -- resolution ---------------------------------------------------------------
     def check_action(self, world: World, action: Action) -> Action:
-        """:meth:`RuleSystem.check_action`; for :data:`REMEMBERED_CHECKS` the validated
-        parameters are remembered by their values and types (1 and True stay apart), and every
-        caller with the same values gets the same read-only :class:`CheckedParams` (as the
-        shared check gives; planned attacks are keyed by its identity). Refusals are never
-        remembered: they are checked again."""
+        """:meth:`RuleSystem.check_action`; for :data:`REMEMBERED_CHECKS` the checked action is
+        remembered by its values and types (kind, actor, targets, GM or not, user, every
+        parameter; 1 and True stay apart), and every caller with the same values gets the same
+        checked action, whose read-only :class:`CheckedParams` is shared (as the shared check
+        gives; planned attacks are keyed by its identity); its targets are looked up again in
+        this world each time. Another action whose parameters are already exactly what the
+        validation gives (the same names in the same order, plain values within their limits,
+        nothing to fill in: a follow-up's ``damage``, ``damage_apply``) is itself the checked
+        action. Refusals are never remembered: they are checked again."""
         params = action.params
+        targets = action.targets
         if action.kind not in REMEMBERED_CHECKS:
             compiled = _COMPILED.get(action.kind)
-            quick = None if compiled is None else _quick(compiled[0], compiled[1], params)
-            if quick is None:  # anything unusual (or refused): the shared validation says
+            if compiled is None:
+                return super().check_action(world, action)  # refused there
+            rows = compiled[0]
+            same = type(action) is Action and _as_is(rows, params)
+            quick = None if same else _quick(rows, compiled[1], params)
+            if not same and quick is None:  # anything unusual (or refused): the shared check
                 return super().check_action(world, action)
-            validated, low, high = quick, compiled[2], compiled[3]  # type: ignore[index]
-        else:
-            try:
-                key = (action.kind, *params.items(), *map(type, params.values()))
-                found = _CHECKED.get(key)
-            except TypeError:  # an unhashable value (a list, an object): the long way
-                return super().check_action(world, action)
-            if found is None:
-                spec = self.action_spec(action.kind)
-                shared = CheckedParams(validate_params(spec.params, params))
-                found = remember(_CHECKED, key, (shared, spec.min_targets, spec.max_targets))
-            validated, low, high = found
-        targets = action.targets
-        if not low <= len(targets) <= high:
-            raise RulesError(
-                "invalid_targets", t("error.targets", minimum=low, maximum=high), "targets"
+            low, high = compiled[2], compiled[3]
+            if not low <= len(targets) <= high:
+                raise RulesError(
+                    "invalid_targets", t("error.targets", minimum=low, maximum=high), "targets"
+                )
+            _known_targets(world, targets)
+            if quick is None:
+                return action  # already what the check would make: a frozen value, kept
+            return Action(action.kind, action.actor_id, quick, targets, action.by_gm, action.user)
+        try:
+            key = (
+                action.kind,
+                action.actor_id,
+                targets,
+                action.by_gm,
+                action.user,
+                *params.items(),
+                *map(type, params.values()),
             )
-        actors = world.actors
-        for index, target in enumerate(targets):
-            if target not in actors:
-                world.actor(target, f"targets.{index}")  # refused there
-        return Action(action.kind, action.actor_id, validated, targets, action.by_gm, action.user)
+            found = _CHECKED.get(key)
+        except TypeError:  # an unhashable value (a list, an object): the long way
+            return super().check_action(world, action)
+        if found is None:
+            spec = self.action_spec(action.kind)
+            named = (action.kind, *key[5:])
+            shared = _PARAMS.get(named)
+            if shared is None:  # refused there first, as the shared check refuses
+                made = CheckedParams(validate_params(spec.params, params))
+                shared = remember(_PARAMS, named, made)
+            low, high = spec.min_targets, spec.max_targets
+            if not low <= len(targets) <= high:
+                raise RulesError(
+                    "invalid_targets", t("error.targets", minimum=low, maximum=high), "targets"
+                )
+            _known_targets(world, targets)
+            checked = Action(
+                action.kind, action.actor_id, shared, targets, action.by_gm, action.user
+            )
+            return remember(_CHECKED, key, checked)
+        _known_targets(world, targets)
+        return found
 
     def apply(self, world: World, resolution: Resolution) -> World:
         return _apply_all(world, resolution.effects)
 
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
-        handler = HANDLERS.get(action.kind)
-        if handler is None:
-            self.action_spec(action.kind)
-            raise RulesError(
-                "unknown_action", t("error.unknown_action", action=action.kind[:100]), "action"
-            )
+        kind = action.kind
+        handler = None
+        if kind != "damage" and kind != "attack" and kind != "damage_apply":
+            handler = HANDLERS.get(kind)
+            if handler is None:
+                self.action_spec(kind)
+                raise RulesError(
+                    "unknown_action", t("error.unknown_action", action=kind[:100]), "action"
+                )
         settings = _with_defaults(world.settings)
         try:
-            return handler(world, action, dice, settings)
+            if handler is not None:
+                return handler(world, action, dice, settings)
+            # the burst's own presses, called straight (natively when compiled)
+            if kind == "damage":
+                return prepared_damage.resolve_damage(world, action, dice, settings)
+            if kind == "attack":
+                return prepared_attack.resolve_attack(world, action, dice, settings)
+            return prepared_damage.resolve_apply(world, action, dice, settings)
         except DiceError as problem:
             raise RulesError(
                 problem.code, t("error.dice", problem=problem.message[:200]), "dice"

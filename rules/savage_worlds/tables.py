@@ -7,29 +7,30 @@ default with its provenance stated; RULES.md lists it too.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 ATTRIBUTES: tuple[str, ...] = ("agilidad", "astucia", "espiritu", "fuerza", "vigor")
 """The five attributes (Agilidad, Astucia, Espíritu, Fuerza, Vigor)."""
 
 TRAIT_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
-WILD_DIE = 6
-TARGET_NUMBER = 4
+WILD_DIE: Final = 6
+TARGET_NUMBER: Final = 4
 """'El VO base ... es 4, como siempre'."""
-RAISE = 4
+RAISE: Final = 4
 """A raise is every 4 points over the target number (also over Toughness)."""
 
-MAX_WOUNDS = 3
+MAX_WOUNDS: Final = 3
 """'Los personajes Comodín pueden recibir hasta tres heridas'; '-1 ... hasta un máximo de las tres'."""
 
-JOKER_BONUS = 2
+JOKER_BONUS: Final = 2
 """'añade +2 a todas las tiradas de rasgo y daño que realice durante el turno'."""
 
-MULTI_ACTION_PENALTY = 2
-MAX_ACTIONS = 3
+MULTI_ACTION_PENALTY: Final = 2
+MAX_ACTIONS: Final = 3
 """'hasta un máximo de tres acciones ... penalización acumulativa de -2'."""
 
-UNSKILLED_DIE = 4
-UNSKILLED_MODIFIER = -2
+UNSKILLED_DIE: Final = 4
+UNSKILLED_MODIFIER: Final = -2
 """Unskilled d4-2: named by the issue 'as in the core rules' (not in the seed text)."""
 
 SKILL_LABELS: Mapping[str, str] = {
@@ -47,7 +48,7 @@ SKILL_LABELS: Mapping[str, str] = {
 ROF_AMMO: Mapping[int, int] = {1: 1, 2: 5, 3: 10, 4: 20, 5: 40, 6: 50}
 """'CDF / Balas Consumidas: 1 1, 2 5, 3 10, 4 20, 5 40, 6 50' (given twice, identical)."""
 
-RECOIL_PENALTY = 2
+RECOIL_PENALTY: Final = 2
 """'cuando se dispara con esa cadencia tienen un -2 a impactar, salvo que ... bípode'."""
 
 RANGE_MODIFIER: Mapping[str, int] = {"short": 0, "medium": -2, "long": -4}
@@ -62,25 +63,25 @@ COVER_MODIFIER: Mapping[str, int] = {
 }
 """Cobertura ligera -1, media -2, pesada -4, casi total -6."""
 
-PRONE_COVER = "medium"
+PRONE_COVER: Final = "medium"
 """'Normalmente esta misma penalización [media] se aplica también ... cuerpo a tierra'."""
 
 LIGHTING_MODIFIER: Mapping[str, int] = {"normal": 0, "dim": -1, "dark": -2, "pitch": -4}
 """Penumbra -1, Oscuridad -2 (nada visible a más de 10 pasos), Oscuridad total -4."""
 
-DARK_SIGHT_LIMIT = 10
-BLIND_FIRE_PENALTY = -4
-BLIND_STEALTH_PENALTY = -2
-BLIND_STEALTH_ROF = 3
+DARK_SIGHT_LIMIT: Final = 10
+BLIND_FIRE_PENALTY: Final = -4
+BLIND_STEALTH_PENALTY: Final = -2
+BLIND_STEALTH_ROF: Final = 3
 """'Disparar a ciegas ... a -4 ... Sigilo ... -2 cuando ... CdF de 3 o más'."""
 
-MOVING_FIRE_PENALTY = -2
+MOVING_FIRE_PENALTY: Final = -2
 """XCOM 'Pen.Mov: Si mueves y disparas este arma en un mismo asalto ... -2'."""
 
-MIN_STRENGTH_STEP_PENALTY = -1
+MIN_STRENGTH_STEP_PENALTY: Final = -1
 """Ruling (the text only says a bipod removes the minimum Strength): -1 per die step short."""
 
-HOLSTER_READY_FREE = 2
+HOLSTER_READY_FREE: Final = 2
 """XCOM: 'Puedes "preparar" hasta dos armas de fundas por turno' (free)."""
 
 # -- action deck --------------------------------------------------------------
@@ -89,17 +90,17 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKERS: tuple[str, ...] = ("JK1", "JK2")
 """'una baraja de cartas francesa (con dos comodines)': 52 + 2 = 54 cards."""
-QUICK_REDRAW_AT_MOST = 5
+QUICK_REDRAW_AT_MOST: Final = 5
 """Rápido (Quick, named by the text, not described): redraw a card of 5 or lower (core rules)."""
 
 # -- incapacitation -----------------------------------------------------------
-DEATH_AT_MOST = 1
+DEATH_AT_MOST: Final = 1
 """'Total de 1 o inferior: El personaje muere'."""
-TEMPORARY_INJURY_HOURS = 24
+TEMPORARY_INJURY_HOURS: Final = 24
 """'Aumento: los efectos desaparecerán a las 24 horas o cuando se curen todas las heridas'."""
-TREATMENT_HOURS = 24
+TREATMENT_HOURS: Final = 24
 """Ruling (core rules, not the seed): one Healing treatment per patient a day."""
-BLEEDING_MAX_MINUTES = 600
+BLEEDING_MAX_MINUTES: Final = 600
 """How many minute checks one time advance runs before stopping (a guard, not a rule)."""
 
 INJURY_TABLE: tuple[tuple[int, int, str], ...] = (

@@ -20,7 +20,7 @@ from rules.savage_worlds.actions import ACTIONS
 from rules.savage_worlds.buttons import _sheet_buttons, sheet_buttons
 from rules.savage_worlds.shared import line, roll_ace, roll_aces, set_aside, sheet_weapon
 from rules.savage_worlds.sheet import parse_sheet
-from rules.savage_worlds.system import _COMPILED, _quick
+from rules.savage_worlds.system import _COMPILED, _as_is, _quick
 from rules.savage_worlds.traits import trait_die
 from rules.system import apply_effects
 
@@ -190,6 +190,11 @@ def test_quick_validation_accepts_only_what_the_shared_one_accepts_the_same(
         assert quick is None
     else:
         assert quick is None or (quick == shared and list(quick) == list(shared))
+    # as it is (every declared name given, in order): only when the quick pass gives the very
+    # same names, order and values, and always then when every declared name is given
+    same = quick is not None and list(quick) == list(raw)
+    every = [row[0] for row in rows] == list(raw)
+    assert _as_is(rows, raw) == (same and every)
 
 
 def test_apply_keeps_the_world_when_an_effect_sets_nothing_new() -> None:

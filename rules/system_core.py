@@ -1,0 +1,63 @@
+"""What compiled rule systems call of the plugin interface's defaults, compiled with them.
+
+:mod:`rules.system` (``RuleSystem``) stays plain Python: a system written in plain Python
+subclasses it, and an interpreted class cannot inherit from a compiled one. Its functions
+that run on every press of a compiled system (folding effects into a world, telling an
+actor change that sets nothing new) live here instead, in the compiled rules core
+(``bridge/compiled_build.py``), so a compiled caller calls them natively; ``rules.system``
+gives the very same functions under their old names.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rules.model import Actor, Effect, JsonMap, World, WorldChange
+
+_SCALARS: Final = (str, int, float, bool, type(None))
+_MISSING: Final = object()
+
+
+def apply_effects(world: World, effects: tuple[Effect, ...]) -> World:
+    """Fold declarative effects into a new world (the default ``apply``)."""
+    for effect in effects:
+        if isinstance(effect, WorldChange):
+            world = World(
+                world.id,
+                world.name,
+                world.system,
+                world.settings,
+                world.actors,
+                {**world.data, **effect.data},
+            )
+            continue
+        actor = world.actor(effect.actor_id)
+        statuses = frozenset((actor.statuses - effect.remove) | effect.add)
+        if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
+            continue  # the same actor: identity memos keep hitting, nothing to diff
+        world = world.with_actor(
+            Actor(
+                actor.id,
+                actor.name,
+                actor.owner,
+                actor.sheet,
+                {**actor.state, **effect.state},
+                statuses,
+                actor.token,
+                actor.hidden,
+            )
+        )
+    return world
+
+
+def sets_nothing_new(state: JsonMap, changes: JsonMap) -> bool:
+    """Whether every key of ``changes`` already holds that very value in ``state``: the same
+    object, or a scalar of the same type and value (so ``0`` never stands for ``False``, and
+    the state's JSON would come out byte for byte the same)."""
+    for key, value in changes.items():
+        old = state.get(key, _MISSING)
+        if old is value:
+            continue
+        if type(old) is not type(value) or type(value) not in _SCALARS or old != value:
+            return False
+    return True
