@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -65,8 +66,11 @@ DEFAULT_AUTH = AuthLimit()
 class AuthThrottle:
     """Failure buckets per address, the least recently seen dropped past ``max_addresses``."""
 
-    def __init__(self, limit: AuthLimit = DEFAULT_AUTH) -> None:
+    def __init__(
+        self, limit: AuthLimit = DEFAULT_AUTH, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limit = limit
+        self.clock = clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     def _level(self, address: str, now: float) -> float:
@@ -77,13 +81,13 @@ class AuthThrottle:
         """Seconds before ``address`` may try again (0: now)."""
         if self.limit.per_second <= 0 or address not in self._buckets:
             return 0.0
-        level = self._level(address, time.monotonic())
+        level = self._level(address, self.clock())
         return 0.0 if level >= 1.0 else (1.0 - level) / self.limit.per_second
 
     def failed(self, address: str) -> None:
         if self.limit.per_second <= 0:
             return
-        now = time.monotonic()
+        now = self.clock()
         level = max(0.0, self._level(address, now) - 1.0)
         self._buckets[address] = (level, now)
         self._buckets.move_to_end(address)
