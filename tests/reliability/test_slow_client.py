@@ -32,6 +32,16 @@ def _shrink_server_send_buffer(env: Env, slow: RawSocket) -> None:
     raise AssertionError("the slow client's server side was not found")
 
 
+async def _never_reading(env: Env) -> RawSocket:
+    """A player's connection, synced, whose server side has small buffers; from here on
+    the test reads nothing from it."""
+    slow = await RawSocket.open(env.url, rcvbuf=4096)
+    await slow.connect_ns({"token": env.world.player_token, "user": "beto", "protocol": 1})
+    await slow.until(2, "synced")
+    _shrink_server_send_buffer(env, slow)
+    return slow
+
+
 ROLL = {"actor": "bruno", "action": "attribute", "params": {"attribute": "fisico"}}
 
 
@@ -41,10 +51,7 @@ async def test_a_client_that_never_reads_is_cut_off_and_stalls_nobody(env: Env) 
     eio.outgoing_limit = 50  # the default is larger; a smaller one makes the run short
     gm = await env.join()
     reader = await env.join("player", "ana")
-    slow = await RawSocket.open(env.url, rcvbuf=4096)
-    await slow.connect_ns({"token": env.world.player_token, "user": "beto", "protocol": 1})
-    await slow.until(2, "synced")
-    _shrink_server_send_buffer(env, slow)
+    slow = await _never_reading(env)
     slow_sids = set(eio.sockets) - {c.sio.eio.sid for c in env.clients}
     assert len(slow_sids) == 1
     # From here on the slow client reads nothing at all.
@@ -70,10 +77,7 @@ async def test_shutdown_does_not_wait_for_a_client_that_never_reads(env: Env) ->
     """Before the fix, stopping the server waited forever for such a client's queue."""
     bridge = env.app[BRIDGE_KEY]
     gm = await env.join()
-    slow = await RawSocket.open(env.url, rcvbuf=4096)
-    await slow.connect_ns({"token": env.world.player_token, "user": "beto", "protocol": 1})
-    await slow.until(2, "synced")
-    _shrink_server_send_buffer(env, slow)
+    slow = await _never_reading(env)
     stuck = set(bridge.sio.eio.sockets) - {gm.sio.eio.sid}
     for _ in range(260):  # its buffers fill up; its queue stays under the limit
         assert (await gm.call("roll", {"id": rid(), **ROLL}))["ok"]
@@ -97,10 +101,7 @@ async def test_a_frame_that_waits_past_the_deadline_aborts_its_connection(
     bridge = env.app[BRIDGE_KEY]
     gm = await env.join()
     reader = await env.join("player", "ana")
-    slow = await RawSocket.open(env.url, rcvbuf=4096)
-    await slow.connect_ns({"token": env.world.player_token, "user": "beto", "protocol": 1})
-    await slow.until(2, "synced")
-    _shrink_server_send_buffer(env, slow)
+    slow = await _never_reading(env)
     eio = bridge.sio.eio
     stuck = set(eio.sockets) - {c.sio.eio.sid for c in env.clients}
     assert len(stuck) == 1
