@@ -12,9 +12,8 @@ import pytest
 from bridge.bench.handle_cpu import ROLLS, UNREACHED, UNREACHED_WORLD, attach_members, main
 from bridge.engine import Session
 from bridge.server import Bridge
-from bridge.store import AsyncStore, SQLiteStore
-from bridge.worlds import create_world
-from rules.registry import default_registry
+from bridge.store import AsyncStore
+from support.worlds import one_o3d10_world
 
 
 @pytest.mark.parametrize("system", ["o3d10", "savage_worlds"])
@@ -33,11 +32,7 @@ async def test_each_member_is_a_socket_in_its_worlds_room_and_gets_every_push(
 ) -> None:
     """The bench's members are socket.io connections over engine.io sockets (no
     transport): a roll's card is queued once for each of them, as served."""
-    registry = default_registry()
-    sync = SQLiteStore(tmp_path / "bridge.sqlite3")
-    world_id = create_world(
-        sync, registry, "w", "o3d10", actors=registry.get("o3d10").sample_actors()
-    ).world_id
+    sync, world_id, registry = one_o3d10_world(tmp_path)
     store = AsyncStore(sync)
     bridge = Bridge(store, registry, rate_limit=UNREACHED, world_limit=UNREACHED_WORLD)
     members, drains = await attach_members(

@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 from support.live import Env, rid
+from support.worlds import one_o3d10_world
 
 ROLL = {"actor": "bruno", "action": "attribute", "params": {"attribute": "fisico"}}
 MEMBERS = 5
@@ -149,15 +150,9 @@ async def test_a_request_cancelled_while_its_write_is_on_the_way_is_still_writte
     from bridge.bench.net import O3D10_ROLL
     from bridge.engine import Session
     from bridge.server import Bridge, Connection
-    from bridge.store import AsyncStore, SQLiteStore
-    from bridge.worlds import create_world
-    from rules.registry import default_registry
+    from bridge.store import AsyncStore
 
-    registry = default_registry()
-    sync = SQLiteStore(tmp_path / "bridge.sqlite3")
-    world_id = create_world(
-        sync, registry, "w", "o3d10", actors=registry.get("o3d10").sample_actors()
-    ).world_id
+    sync, world_id, registry = one_o3d10_world(tmp_path)
     store = AsyncStore(sync)
     bridge = Bridge(store, registry)
     conn = Connection(world_id, Session("gm1", "gm", "es"), None)

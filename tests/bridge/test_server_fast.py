@@ -10,11 +10,10 @@ from pathlib import Path
 from bridge.bench.net import O3D10_ROLL
 from bridge.engine import Session
 from bridge.server import READS_STORE, Bridge, Connection, _queued
-from bridge.store import AsyncStore, SQLiteStore
-from bridge.worlds import create_world
+from bridge.store import AsyncStore
 from protocol.v1.requests import REQUEST_MODELS, CardActionRequest, UndoRequest
-from rules.registry import default_registry
 from support.live import rid
+from support.worlds import one_o3d10_world
 
 
 def test_the_events_that_read_the_store_are_those_of_card_actions_and_undos() -> None:
@@ -37,11 +36,7 @@ async def test_a_lock_with_requests_waiting_counts_as_queued_even_once_released(
 
 
 async def test_a_request_does_not_pass_one_waiting_for_the_worlds_lock(tmp_path: Path) -> None:
-    registry = default_registry()
-    sync = SQLiteStore(tmp_path / "bridge.sqlite3")
-    world_id = create_world(
-        sync, registry, "w", "o3d10", actors=registry.get("o3d10").sample_actors()
-    ).world_id
+    sync, world_id, registry = one_o3d10_world(tmp_path)
     store = AsyncStore(sync)
     bridge = Bridge(store, registry)
     first, second = (Connection(world_id, Session(u, "gm", "es"), None) for u in ("a", "b"))
