@@ -552,11 +552,9 @@ class Bridge:
         the path under the lock (its id may be in the store; a refusal while flights of
         the world are still on their way, which stands only once they landed)."""
         request_id = str(payload["id"])
-        in_flight = pipe.flights.get(request_id)
-        if in_flight is not None:
-            if in_flight.digest != digest:
-                return self._error("id_reused", session.locale, "id")
-            return in_flight, False
+        retried = self._retried(pipe, session, request_id, digest)
+        if retried is not None:
+            return retried
         known = runtime.request_ids
         if known is None or hash(request_id) in known:
             return None
@@ -568,6 +566,18 @@ class Bridge:
         if tail is None or tail.done():  # every flight landed: the ground is durable
             return self._refusal(runtime, session, result)
         return None
+
+    def _retried(
+        self, pipe: WorldPipe, session: Session, request_id: str, digest: str
+    ) -> dict[str, Any] | tuple[Flight, bool] | None:
+        """A retry of a request still in flight: that flight to wait for (not this
+        request's own), ``id_reused`` if its payload differs, None if none is in flight."""
+        in_flight = pipe.flights.get(request_id)
+        if in_flight is None:
+            return None
+        if in_flight.digest != digest:
+            return self._error("id_reused", session.locale, "id")
+        return in_flight, False
 
     async def _apply_in_flight(
         self,
@@ -581,11 +591,9 @@ class Bridge:
         """Under the world's lock (one process): a final answer, or the flight to wait
         for, and whether it is this request's own (bridge/pipeline.py)."""
         pipe = self.pipe(runtime)
-        in_flight = pipe.flights.get(str(payload["id"]))
-        if in_flight is not None:
-            if in_flight.digest != digest:
-                return self._error("id_reused", session.locale, "id")
-            return in_flight, False
+        retried = self._retried(pipe, session, str(payload["id"]), digest)
+        if retried is not None:
+            return retried
         known = runtime.request_ids
         if known is None or hash(str(payload["id"])) in known:
             settled = await self._settled(runtime, session, payload, digest)
