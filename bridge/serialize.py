@@ -141,7 +141,10 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
     types): the o3d10 rules share finished throws (found by identity), Savage Worlds
     builds a new throw each roll but shows the same few again (found by value). The same
     JSON object lets every later memo keyed by it (the renderer's parts) hit at once; it
-    is only ever read or encoded."""
+    is only ever read or encoded. A tuple is remembered by identity only once it came
+    back (the value entry holds it): a throw built for one roll (every Savage Worlds
+    roll's) is never passed again, and remembering it cost an insert and, every eighth of
+    the bound, a sweep of the table (~1/3 of a Savage Worlds card's JSON)."""
     hit = _DICE_BY_ID.get(id(dice))
     if hit is not None and hit[0] is dice:
         return hit[1]
@@ -158,7 +161,8 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
         if len(_DICE_BY_VALUE) >= VALUE_MEMO_SIZE:
             _DICE_BY_VALUE.clear()
         _DICE_BY_VALUE[key] = found
-    _remember(_DICE_BY_ID, dice, found[1])
+    elif found[0] is dice:  # a shared throw seen again: found by identity from now on
+        _remember(_DICE_BY_ID, dice, found[1])
     return found[1]
 
 
@@ -194,7 +198,8 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
         if len(_SECTIONS_BY_TEXTS) >= VALUE_MEMO_SIZE:
             _SECTIONS_BY_TEXTS.clear()
         _SECTIONS_BY_TEXTS[key] = found
-    _remember(_SECTIONS_BY_ID, sections, found[1])
+    elif found[0] is sections:  # shared sections seen again (see _dice_to_json)
+        _remember(_SECTIONS_BY_ID, sections, found[1])
     return found[1]
 
 
