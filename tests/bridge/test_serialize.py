@@ -100,6 +100,27 @@ def test_card_parts_built_anew_are_remembered_by_value_and_shared_texts() -> Non
         _made_equals_fresh(made, fresh, first)
 
 
+def test_only_parts_that_come_back_are_remembered_by_identity() -> None:
+    """A throw or sections built for one roll (every Savage Worlds roll's) are found by
+    value and not remembered by identity (they never come back: remembering them only
+    filled the table); the same tuple passed again is remembered by identity from then on,
+    and every time its JSON is the same object."""
+    from bridge import serialize as s
+    from bridge.serialize import card_to_json
+
+    made = _card((5, 1), True, 3)
+    before = (len(s._DICE_BY_ID), len(s._SECTIONS_BY_ID))
+    first = card_to_json(made)
+    anew = card_to_json(_card((5, 1), True, 3))  # equal values, new tuples
+    assert anew["dice"] is first["dice"] and anew["sections"] is first["sections"]
+    assert (len(s._DICE_BY_ID), len(s._SECTIONS_BY_ID)) == before
+    again = card_to_json(made)  # the very same tuples: remembered by identity now
+    assert again["dice"] is first["dice"] and again["sections"] is first["sections"]
+    assert s._DICE_BY_ID[id(made.dice)] == (made.dice, first["dice"])
+    assert s._SECTIONS_BY_ID[id(made.sections)] == (made.sections, first["sections"])
+    assert card_to_json(made)["dice"] is first["dice"]
+
+
 @pure_only(serialize)
 def test_a_die_of_another_type_is_its_own_entry() -> None:
     """A die whose ``kept`` is ``1`` rather than ``True`` (ill-typed: compiled code refuses

@@ -171,3 +171,26 @@ def test_lean_card_actions_agree_with_the_model(payload: dict[str, Any]) -> None
     payload.pop("targets", None)
     payload.pop("whisper", None)
     assert agrees(CardActionRequest, lean_card_action, payload)
+
+
+def test_names_that_matched_are_remembered_and_only_those() -> None:
+    """Actor ids, action names and follow-up ids that matched are remembered (a set
+    lookup instead of the pattern next time); a name that did not match is never
+    remembered and is refused again; past the bound the sets start over, still right."""
+    from protocol.v1 import lean
+
+    good = {**ROLL, "actor": "remembered.actor", "action": "remembered_slug"}
+    assert lean_action(good) is not None
+    assert "remembered.actor" in lean._ACTOR_IDS and "remembered_slug" in lean._SLUGS
+    for bad in ({**good, "actor": "remembered actor"}, {**good, "action": "Remembered"}):
+        assert lean_action(bad) is None
+        assert lean_action(bad) is None  # refused again: never remembered
+    assert "remembered actor" not in lean._ACTOR_IDS and "Remembered" not in lean._SLUGS
+    assert lean_action({**good, "targets": ["remembered.actor", "x y"]}) is None
+    assert lean_card_action({**CARD, "action": "Bad"}) is None
+    assert "Bad" not in lean._FOLLOW_UP_IDS
+    for index in range(lean._KNOWN_SIZE + 5):
+        assert lean_action({**ROLL, "actor": f"actor{index}"}) is not None
+    assert len(lean._ACTOR_IDS) <= lean._KNOWN_SIZE
+    assert lean_action({**good, "actor": "remembered actor"}) is None
+    assert agrees(ActionRequest, lean_action, good)
