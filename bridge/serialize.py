@@ -111,10 +111,10 @@ def _section_to_json(section: Section) -> dict[str, Any]:
 
 
 PART_MEMO_SIZE = 1024
-"""Card parts (dice, sections, outcome) remembered by identity: the rules share such
-frozen records between results (the o3d10 rules keep every finished throw and the lines
-each kept face shows), and their JSON is only ever read or encoded, never changed. At the
-bound the parts nothing else holds go first (``rules.memo.forget_unheld``)."""
+"""Card parts (dice, sections) remembered by the identities of their members: the rules
+share such frozen records between results (the o3d10 rules keep every die they threw and
+the lines each kept face shows), and their JSON is only ever read or encoded, never
+changed. Emptied at the bound."""
 VALUE_MEMO_SIZE = 512
 """Card parts remembered by their values (dice) or their texts' identity (sections),
 emptied at the bound: ~1-4 kB an entry (docs/reliability.md, item 10)."""
@@ -122,31 +122,50 @@ emptied at the bound: ~1-4 kB an entry (docs/reliability.md, item 10)."""
 
 _Parts = tuple[Any, list[dict[str, Any]]]
 _DICE_BY_VALUE: dict[tuple[Any, ...], _Parts] = {}
-_DICE_BY_ID: dict[int, _Parts] = {}
+_DICE_BY_MEMBERS: dict[tuple[int, ...], _Parts] = {}
 _SECTIONS_BY_TEXTS: dict[tuple[Any, ...], _Parts] = {}
-_SECTIONS_BY_ID: dict[int, _Parts] = {}
+_SECTIONS_BY_MEMBERS: dict[tuple[int, ...], _Parts] = {}
 
 
-def _remember(by_id: dict[int, _Parts], part: Any, made: list[dict[str, Any]]) -> None:
-    """``made`` (the JSON of ``part``) remembered by the part's identity; the entry holds
-    the part, so its id is not reused while the entry lives. Past the bound the entries
-    of one-shot parts nothing else holds go first (most misses), then the oldest."""
-    by_id[id(part)] = (part, made)
-    if len(by_id) > PART_MEMO_SIZE:
-        forget_unheld(by_id, PART_MEMO_SIZE)
+def _members(part: tuple[Any, ...]) -> tuple[int, ...]:
+    """The identities of a tuple's members: the key of a part whose members the rules
+    share (the o3d10 rules keep every die and section they built: ~40 distinct dice
+    objects in 2,000 skill rolls), whatever tuple holds them this time."""
+    return tuple([id(member) for member in part])
+
+
+def _same_members(first: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
+    return len(first) == len(other) and all(
+        member is other[index] for index, member in enumerate(first)
+    )
+
+
+def _remember(
+    by_members: dict[tuple[int, ...], _Parts],
+    key: tuple[int, ...],
+    part: tuple[Any, ...],
+    made: list[dict[str, Any]],
+) -> None:
+    """``made`` (the JSON of ``part``) remembered by its members' identities; the entry
+    holds the part, which holds its members, so their ids are not reused while it lives.
+    Emptied at the bound: only parts whose members came back are entered."""
+    if len(by_members) >= PART_MEMO_SIZE:
+        by_members.clear()
+    by_members[key] = (part, made)
 
 
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
-    """The dice's JSON, remembered by the tuple's identity and by the dice's values (and
-    types): the o3d10 rules share finished throws (found by identity), Savage Worlds
-    builds a new throw each roll but shows the same few again (found by value). The same
-    JSON object lets every later memo keyed by it (the renderer's parts) hit at once; it
-    is only ever read or encoded. A tuple is remembered by identity only once it came
-    back (the value entry holds it): a throw built for one roll (every Savage Worlds
-    roll's) is never passed again, and remembering it cost an insert and, every eighth of
-    the bound, a sweep of the table (~1/3 of a Savage Worlds card's JSON)."""
-    hit = _DICE_BY_ID.get(id(dice))
-    if hit is not None and hit[0] is dice:
+    """The dice's JSON, remembered by the identities of the dice and by their values (and
+    types): the o3d10 rules share dice (found by identity), Savage Worlds builds new dice
+    each roll but shows the same few throws again (found by value). The same JSON object
+    lets every later memo keyed by it (the renderer's parts) hit at once; it is only ever
+    read or encoded. Dice are entered by identity only once the same dice came back (the
+    value entry holds the first): dice built for one roll (most Savage Worlds dice) are
+    never passed again, and remembering each throw by identity cost an insert and, every
+    eighth of the bound, a sweep of the table (~1/3 of a Savage Worlds card's JSON)."""
+    members = _members(dice)
+    hit = _DICE_BY_MEMBERS.get(members)
+    if hit is not None:  # the entry holds those very dice: the ids are theirs
         return hit[1]
     try:
         key = tuple(
@@ -161,18 +180,19 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
         if len(_DICE_BY_VALUE) >= VALUE_MEMO_SIZE:
             _DICE_BY_VALUE.clear()
         _DICE_BY_VALUE[key] = found
-    elif found[0] is dice:  # a shared throw seen again: found by identity from now on
-        _remember(_DICE_BY_ID, dice, found[1])
+    elif _same_members(found[0], dice):  # shared dice seen again: by identity from now on
+        _remember(_DICE_BY_MEMBERS, members, found[0], found[1])
     return found[1]
 
 
 def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
-    """The sections' JSON, remembered by the tuple's identity and by the identity of their
-    texts (which the rules share, see ``text_to_json``) and their plain values (as dice).
-    A texts entry holds the first tuple that had them, which holds those texts, so their
-    ids are not reused while it lives."""
-    hit = _SECTIONS_BY_ID.get(id(sections))
-    if hit is not None and hit[0] is sections:
+    """The sections' JSON, remembered by the identities of the sections (as dice) and by
+    the identity of their texts (which the rules share, see ``text_to_json``) and their
+    plain values. A texts entry holds the first tuple that had them, which holds those
+    texts, so their ids are not reused while it lives."""
+    members = _members(sections)
+    hit = _SECTIONS_BY_MEMBERS.get(members)
+    if hit is not None:
         return hit[1]
     try:
         key = tuple(
@@ -198,8 +218,8 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
         if len(_SECTIONS_BY_TEXTS) >= VALUE_MEMO_SIZE:
             _SECTIONS_BY_TEXTS.clear()
         _SECTIONS_BY_TEXTS[key] = found
-    elif found[0] is sections:  # shared sections seen again (see _dice_to_json)
-        _remember(_SECTIONS_BY_ID, sections, found[1])
+    elif _same_members(found[0], sections):  # shared sections seen again (as dice)
+        _remember(_SECTIONS_BY_MEMBERS, members, found[0], found[1])
     return found[1]
 
 

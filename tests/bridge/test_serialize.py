@@ -101,24 +101,26 @@ def test_card_parts_built_anew_are_remembered_by_value_and_shared_texts() -> Non
 
 
 def test_only_parts_that_come_back_are_remembered_by_identity() -> None:
-    """A throw or sections built for one roll (every Savage Worlds roll's) are found by
-    value and not remembered by identity (they never come back: remembering them only
-    filled the table); the same tuple passed again is remembered by identity from then on,
-    and every time its JSON is the same object."""
+    """Dice or sections built for one roll (most Savage Worlds dice) are found by value and
+    not remembered by identity (they never come back: remembering them only filled the
+    table); the same dice passed again (in any tuple) are remembered by their identities
+    from then on, and every time their JSON is the same object."""
     from bridge import serialize as s
     from bridge.serialize import card_to_json
 
     made = _card((5, 1), True, 3)
-    before = (len(s._DICE_BY_ID), len(s._SECTIONS_BY_ID))
+    before = (dict(s._DICE_BY_MEMBERS), dict(s._SECTIONS_BY_MEMBERS))
     first = card_to_json(made)
-    anew = card_to_json(_card((5, 1), True, 3))  # equal values, new tuples
+    anew = card_to_json(_card((5, 1), True, 3))  # equal values, new dice and sections
     assert anew["dice"] is first["dice"] and anew["sections"] is first["sections"]
-    assert (len(s._DICE_BY_ID), len(s._SECTIONS_BY_ID)) == before
-    again = card_to_json(made)  # the very same tuples: remembered by identity now
+    assert before == (s._DICE_BY_MEMBERS, s._SECTIONS_BY_MEMBERS)
+    again = card_to_json(made)  # the very same dice and sections: by identity now
     assert again["dice"] is first["dice"] and again["sections"] is first["sections"]
-    assert s._DICE_BY_ID[id(made.dice)] == (made.dice, first["dice"])
-    assert s._SECTIONS_BY_ID[id(made.sections)] == (made.sections, first["sections"])
-    assert card_to_json(made)["dice"] is first["dice"]
+    dice_ids, section_ids = tuple(map(id, made.dice)), tuple(map(id, made.sections))
+    assert s._DICE_BY_MEMBERS[dice_ids] == (made.dice, first["dice"])
+    assert s._SECTIONS_BY_MEMBERS[section_ids] == (made.sections, first["sections"])
+    regrouped = replace(made, dice=tuple(list(made.dice)))  # the same dice, another tuple
+    assert card_to_json(regrouped)["dice"] is first["dice"]
 
 
 @pure_only(serialize)
