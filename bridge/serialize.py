@@ -134,12 +134,6 @@ def _members(part: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple([id(member) for member in part])
 
 
-def _same_members(first: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
-    return len(first) == len(other) and all(
-        member is other[index] for index, member in enumerate(first)
-    )
-
-
 def _remember(
     by_members: dict[tuple[int, ...], _Parts],
     key: tuple[int, ...],
@@ -148,7 +142,7 @@ def _remember(
 ) -> None:
     """``made`` (the JSON of ``part``) remembered by its members' identities; the entry
     holds the part, which holds its members, so their ids are not reused while it lives.
-    Emptied at the bound: only parts whose members came back are entered."""
+    Emptied at the bound, never swept: an insert is all a part built for one roll costs."""
     if len(by_members) >= PART_MEMO_SIZE:
         by_members.clear()
     by_members[key] = (part, made)
@@ -159,10 +153,9 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
     types): the o3d10 rules share dice (found by identity), Savage Worlds builds new dice
     each roll but shows the same few throws again (found by value). The same JSON object
     lets every later memo keyed by it (the renderer's parts) hit at once; it is only ever
-    read or encoded. Dice are entered by identity only once the same dice came back (the
-    value entry holds the first): dice built for one roll (most Savage Worlds dice) are
-    never passed again, and remembering each throw by identity cost an insert and, every
-    eighth of the bound, a sweep of the table (~1/3 of a Savage Worlds card's JSON)."""
+    read or encoded. The identity of the tuple was the key before: Savage Worlds builds
+    a new tuple each roll (never found again), and the table bounded by sweeps
+    (``forget_unheld``, every eighth of the bound) cost ~1/3 of its card's JSON."""
     members = _members(dice)
     hit = _DICE_BY_MEMBERS.get(members)
     if hit is not None:  # the entry holds those very dice: the ids are theirs
@@ -180,8 +173,7 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
         if len(_DICE_BY_VALUE) >= VALUE_MEMO_SIZE:
             _DICE_BY_VALUE.clear()
         _DICE_BY_VALUE[key] = found
-    elif _same_members(found[0], dice):  # shared dice seen again: by identity from now on
-        _remember(_DICE_BY_MEMBERS, members, found[0], found[1])
+    _remember(_DICE_BY_MEMBERS, members, dice, found[1])
     return found[1]
 
 
@@ -218,8 +210,7 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
         if len(_SECTIONS_BY_TEXTS) >= VALUE_MEMO_SIZE:
             _SECTIONS_BY_TEXTS.clear()
         _SECTIONS_BY_TEXTS[key] = found
-    elif _same_members(found[0], sections):  # shared sections seen again (as dice)
-        _remember(_SECTIONS_BY_MEMBERS, members, found[0], found[1])
+    _remember(_SECTIONS_BY_MEMBERS, members, sections, found[1])
     return found[1]
 
 

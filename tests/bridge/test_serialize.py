@@ -100,27 +100,27 @@ def test_card_parts_built_anew_are_remembered_by_value_and_shared_texts() -> Non
         _made_equals_fresh(made, fresh, first)
 
 
-def test_only_parts_that_come_back_are_remembered_by_identity() -> None:
-    """Dice or sections built for one roll (most Savage Worlds dice) are found by value and
-    not remembered by identity (they never come back: remembering them only filled the
-    table); the same dice passed again (in any tuple) are remembered by their identities
-    from then on, and every time their JSON is the same object."""
+def test_parts_are_remembered_by_the_identities_of_their_members() -> None:
+    """Dice or sections are found again by the identities of their members, whatever tuple
+    holds them (the rules share dice and sections in new tuples), and equal values built
+    anew by value: every time the same JSON object; the table is emptied at its bound."""
     from bridge import serialize as s
     from bridge.serialize import card_to_json
 
     made = _card((5, 1), True, 3)
-    before = (dict(s._DICE_BY_MEMBERS), dict(s._SECTIONS_BY_MEMBERS))
     first = card_to_json(made)
-    anew = card_to_json(_card((5, 1), True, 3))  # equal values, new dice and sections
-    assert anew["dice"] is first["dice"] and anew["sections"] is first["sections"]
-    assert before == (s._DICE_BY_MEMBERS, s._SECTIONS_BY_MEMBERS)
-    again = card_to_json(made)  # the very same dice and sections: by identity now
-    assert again["dice"] is first["dice"] and again["sections"] is first["sections"]
     dice_ids, section_ids = tuple(map(id, made.dice)), tuple(map(id, made.sections))
     assert s._DICE_BY_MEMBERS[dice_ids] == (made.dice, first["dice"])
     assert s._SECTIONS_BY_MEMBERS[section_ids] == (made.sections, first["sections"])
-    regrouped = replace(made, dice=tuple(list(made.dice)))  # the same dice, another tuple
-    assert card_to_json(regrouped)["dice"] is first["dice"]
+    anew = card_to_json(_card((5, 1), True, 3))  # equal values, new dice and sections
+    assert anew["dice"] is first["dice"] and anew["sections"] is first["sections"]
+    regrouped = replace(made, dice=tuple(list(made.dice)), sections=tuple(list(made.sections)))
+    again = card_to_json(regrouped)  # the same members in other tuples
+    assert again["dice"] is first["dice"] and again["sections"] is first["sections"]
+    for index in range(s.PART_MEMO_SIZE + 2):
+        card_to_json(_card((6, index), True, index))
+    assert len(s._DICE_BY_MEMBERS) <= s.PART_MEMO_SIZE
+    assert card_to_json(made)["dice"] == [s.die_to_json(d) for d in made.dice]
 
 
 @pure_only(serialize)
