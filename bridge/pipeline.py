@@ -38,8 +38,9 @@ class Flight:
     digest: str
     world: World
     pushes: list[dict[str, Any]]
-    previous: asyncio.Future[None] | None
-    emitted: asyncio.Future[None]
+    previous: Flight | None
+    """The world's flight before this one, until this one's pushes are out (then None, so
+    landed flights are not kept alive by later ones)."""
     durable: asyncio.Future[None] | None = None
     ready: asyncio.Future[None] | None = None
     """The request's own view of ``durable``: completed by the same callback that settles
@@ -48,6 +49,22 @@ class Flight:
     ok: bool = False
     record: NewEvent | None = None
     """The event as handed to the store: remembered once on disk (``WorldPipe.recent``)."""
+    pushed: bool = False
+    """Its pushes are out, or it failed: the next flight of the world may push."""
+    waiter: asyncio.Future[None] | None = None
+    """Made only when something waits for ``pushed`` (a retry, the next flight's pushes
+    while this one's are not out, a settle): most flights are pushed before anyone asks,
+    and a future a request was one object and one callback for nobody."""
+
+    def emitted(self) -> asyncio.Future[None]:
+        """A future done once ``pushed``: wait for it through :func:`asyncio.shield` (a
+        cancelled waiter must not cancel it for the others)."""
+        waiter = self.waiter
+        if waiter is None:
+            waiter = self.waiter = asyncio.get_running_loop().create_future()
+            if self.pushed:
+                waiter.set_result(None)
+        return waiter
 
 
 @dataclass(slots=True)
@@ -57,7 +74,8 @@ class WorldPipe:
     durable_world: World
     durable_seq: int
     flights: dict[str, Flight] = field(default_factory=dict)
-    tail: asyncio.Future[None] | None = None
+    tail: Flight | None = None
+    """The world's newest flight (None before the first)."""
     rollbacks: int = 0
     world_id: str = ""
     recent: RecentEvents | None = None
@@ -67,10 +85,15 @@ class WorldPipe:
     def of(cls, runtime: WorldRuntime, recent: RecentEvents | None = None) -> WorldPipe:
         return cls(runtime.world, runtime.seq, world_id=runtime.world.id, recent=recent)
 
+    def landed_all(self) -> bool:
+        """Whether every flight so far is on disk (or failed) and pushed."""
+        tail = self.tail
+        return tail is None or tail.pushed
+
     async def settle(self) -> None:
         """Wait until every flight so far is on disk (or failed) and pushed."""
-        while self.tail is not None and not self.tail.done():
-            await asyncio.shield(self.tail)
+        while self.tail is not None and not self.tail.pushed:
+            await asyncio.shield(self.tail.emitted())
 
     def launch(
         self,
@@ -85,7 +108,7 @@ class WorldPipe:
         flight.durable = write
         ready = flight.ready = write.get_loop().create_future()
         self.flights[flight.request_id] = flight
-        self.tail = flight.emitted
+        self.tail = flight
         runtime.world = flight.world
         runtime.seq = flight.seq
 
@@ -119,5 +142,8 @@ class WorldPipe:
         """The flight's pushes are out (or it failed): the next flight may push."""
         if self.flights.get(flight.request_id) is flight:
             del self.flights[flight.request_id]
-        if not flight.emitted.done():
-            flight.emitted.set_result(None)
+        flight.pushed = True
+        flight.previous = None
+        waiter = flight.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
