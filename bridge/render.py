@@ -223,6 +223,7 @@ class _Outcome:
 
 
 _NO_OUTCOME = _Outcome(None, "none", "", "")
+_PARTS_LIMIT = 3 * 1024  # dice, sections and outcomes (1,024 each before they shared it)
 _LOCALES_LIMIT = 16
 
 
@@ -234,12 +235,17 @@ class _LocaleViews:
     at their bound."""
 
     def __init__(self) -> None:
-        self.frames: dict[tuple[int, Any, Any], tuple[Any, _Frame]] = {}
-        self.dice: dict[int, tuple[Any, _Dice]] = {}
+        self.frames: dict[tuple[int, int, int], tuple[Any, Any, Any, _Frame]] = {}
+        self.parts: dict[int, tuple[Any, _Dice | _Sections | _Outcome]] = {}
         self.die: dict[Any, tuple[Any, str, str]] = {}
-        self.sections: dict[int, tuple[Any, _Sections]] = {}
         self.section_texts: dict[Any, tuple[Any, _Sections]] = {}
-        self.outcomes: dict[int, tuple[Any, _Outcome]] = {}
+
+    def remember(self, raw: Any, part: _Dice | _Sections | _Outcome) -> None:
+        """A card part's rendering remembered by the identity of its JSON (dice,
+        sections and outcome share the table: three lookups in one small table)."""
+        self.parts[id(raw)] = (raw, part)
+        if len(self.parts) > _PARTS_LIMIT:
+            forget_unheld(self.parts, _PARTS_LIMIT)
 
 
 class Renderer:
@@ -306,18 +312,43 @@ class Renderer:
         the same JSON object for the same frozen part; a throw built anew is put together
         from its dice, remembered by value). A card then costs a few lookups, one string
         build for its HTML and one for its text, and its view's dict."""
+        return self._card(card, seq, card_id, _escape(card_id), world, locale, used)
+
+    def _card(
+        self,
+        card: Mapping[str, Any],
+        seq: int,
+        card_id: str,
+        card_html: str,
+        world: World,
+        locale: str,
+        used: Collection[str],
+    ) -> dict[str, Any]:
+        """``card``, with the card id escaped for HTML given (``card_html``)."""
         memo = self._locale_views(locale)
         speaker = card["speaker"]
-        actors = world.actors
-        speaker_name = actors[speaker].name if speaker in actors else None
+        actor = world.actors.get(speaker)
+        speaker_name = None if actor is None else actor.name
         frame = self._frame(memo, card["title"], card["kind"], speaker_name, locale)
-        dice = self._dice_view(memo, card["dice"], locale)
-        sections = self._sections_view(memo, card["sections"], locale)
-        outcome_raw = card["outcome"]
-        outcome = (
-            _NO_OUTCOME if outcome_raw is None else self._outcome_view(memo, outcome_raw, locale)
-        )
-        card_html = _escape(card_id)
+        # The parts' hits, looked up here in one table (their misses: ``_dice_view``...).
+        parts = memo.parts
+        raw = card["dice"]
+        hit = parts.get(id(raw))
+        found = hit[1] if hit is not None and hit[0] is raw else None
+        dice = found if isinstance(found, _Dice) else self._dice_view(memo, raw, locale)
+        raw = card["sections"]
+        hit = parts.get(id(raw))
+        found = hit[1] if hit is not None and hit[0] is raw else None
+        sections = found if isinstance(found, _Sections) else self._sections_view(memo, raw, locale)
+        raw = card["outcome"]
+        if raw is None:
+            outcome = _NO_OUTCOME
+        else:
+            hit = parts.get(id(raw))
+            found = hit[1] if hit is not None and hit[0] is raw else None
+            outcome = (
+                found if isinstance(found, _Outcome) else self._outcome_view(memo, raw, locale)
+            )
         follows = card["actions"]
         if follows:
             actions, footer, lines = self._actions(follows, card_html, locale, used)
@@ -354,12 +385,13 @@ class Renderer:
     def _frame(
         self, memo: _LocaleViews, title: Any, kind: Any, speaker_name: Any, locale: str
     ) -> _Frame:
-        """The card's frame, remembered by the identity of the title's JSON (held by the
-        entry, so its id is not reused while it lives), the kind and the speaker's name."""
-        key = (id(title), kind, speaker_name)
+        """The card's frame, remembered by the identity of the title's JSON, the kind and
+        the speaker's name (all three held by the entry, so their ids are not reused while
+        it lives; equal strings that are other objects only make another entry)."""
+        key = (id(title), id(kind), id(speaker_name))
         hit = memo.frames.get(key)
-        if hit is not None and hit[0] is title:
-            found: _Frame = hit[1]
+        if hit is not None and hit[0] is title and hit[1] is kind and hit[2] is speaker_name:
+            found: _Frame = hit[3]
             return found
         plain, marked = self._texts.pair(title, locale)
         speaker_html = (
@@ -371,18 +403,14 @@ class Renderer:
             f'"><header>{speaker_html}<h3 class="vtt-title">{marked}</h3></header>',
             f"{speaker_name}: {plain}" if speaker_name else plain,
         )
-        memo.frames[key] = (title, made)
+        memo.frames[key] = (title, kind, speaker_name, made)
         if len(memo.frames) > _PAIRS_LIMIT:
             forget_unheld(memo.frames, _PAIRS_LIMIT)
         return made
 
     def _dice_view(self, memo: _LocaleViews, raw: Any, locale: str) -> _Dice:
-        """A card's dice, remembered by the identity of their JSON list (held by the
-        entry); a list not seen before is put together from its dice (``_die``)."""
-        hit = memo.dice.get(id(raw))
-        if hit is not None and hit[0] is raw:
-            found: _Dice = hit[1]
-            return found
+        """A card's dice not found by the identity of their JSON list: put together from
+        its dice (``_die``) and remembered by that identity (the entry holds the list)."""
         shown = [self._die(memo, d, locale) for d in raw]
         if shown:
             made = _Dice(
@@ -392,9 +420,7 @@ class Renderer:
             )
         else:
             made = _Dice([], "", "")
-        memo.dice[id(raw)] = (raw, made)
-        if len(memo.dice) > _PAIRS_LIMIT:
-            forget_unheld(memo.dice, _PAIRS_LIMIT)
+        memo.remember(raw, made)
         return made
 
     def _die(self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str) -> tuple[Any, str, str]:
@@ -420,16 +446,11 @@ class Renderer:
         return die, self._die_html(die, locale), text
 
     def _sections_view(self, memo: _LocaleViews, raw: Any, locale: str) -> _Sections:
-        """A card's sections, remembered by the identity of their JSON list (held by the
-        entry), else by their texts (``_sections_by_texts``)."""
-        hit = memo.sections.get(id(raw))
-        if hit is not None and hit[0] is raw:
-            found: _Sections = hit[1]
-            return found
+        """A card's sections not found by the identity of their JSON list: found by their
+        texts (``_sections_by_texts``) and remembered by that identity (the entry holds
+        the list)."""
         made = self._sections_by_texts(memo, raw, locale)
-        memo.sections[id(raw)] = (raw, made)
-        if len(memo.sections) > _PAIRS_LIMIT:
-            forget_unheld(memo.sections, _PAIRS_LIMIT)
+        memo.remember(raw, made)
         return made
 
     def _sections_by_texts(
@@ -500,11 +521,7 @@ class Renderer:
 
     def _outcome_view(self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str) -> _Outcome:
         """The outcome's view, CSS key, HTML and text line, remembered by the identity of
-        its JSON (held by the entry)."""
-        hit = memo.outcomes.get(id(raw))
-        if hit is not None and hit[0] is raw:
-            found: _Outcome = hit[1]
-            return found
+        its JSON (the entry holds it)."""
         plain, marked = self._texts.pair(raw["label"], locale)
         view = {
             "key": raw["key"],
@@ -518,9 +535,7 @@ class Renderer:
             f'<div class="vtt-outcome">{marked}</div>',
             f"\n=> {plain}",
         )
-        memo.outcomes[id(raw)] = (raw, made)
-        if len(memo.outcomes) > _PAIRS_LIMIT:
-            forget_unheld(memo.outcomes, _PAIRS_LIMIT)
+        memo.remember(raw, made)
         return made
 
     def _actions(
@@ -705,11 +720,12 @@ class Renderer:
                 whisper = push.get("whisper")
                 if whisper is not None and role != "gm" and user not in whisper:
                     continue
-                card_id = f"{seq}.{push['index']}"
-                marks = {action for cid, action in used if cid == card_id}
-                body = self.card(
-                    card, seq=seq, card_id=card_id, world=world, locale=locale, used=marks
-                )
+                index = push["index"]
+                card_id = f"{seq}.{index}"
+                # A card id of two numbers has nothing to escape (the stored index is one).
+                card_html = card_id if type(index) is int else _escape(card_id)
+                marks = {action for cid, action in used if cid == card_id} if used else ()
+                body = self._card(card, seq, card_id, card_html, world, locale, marks)
                 out.append(("chat_card", body))
             elif kind == "token_status":
                 out.append(
