@@ -48,6 +48,10 @@ class NetResult:
     loader_cpu_share: float
     connect_errors: int = 0
     connect_seconds: float = 0.0
+    loader_cpu_us_per_request: float = 0.0
+    """The load generators' CPU (all of them) per request: their share of the machine."""
+    pushes_per_request: float = 0.0
+    """Pushes the connections received per request (the same on both sides of a row)."""
 
     @property
     def requests_per_second(self) -> float:
@@ -351,6 +355,8 @@ def _merge(
         loader_share,
         sum(r["connect_errors"] for r in results),
         max(r["connect_seconds"] for r in results),
+        sum(r["cpu_seconds"] for r in results) / requests * 1e6 if requests else 0.0,
+        sum(r.get("pushes", 0) for r in results) / requests if requests else 0.0,
     )
 
 
