@@ -38,8 +38,9 @@ class Flight:
     digest: str
     world: World
     pushes: list[dict[str, Any]]
-    previous: asyncio.Future[None] | None
-    emitted: asyncio.Future[None]
+    previous: Flight | None
+    """The world's flight before this one, until this one's pushes are out (then None, so
+    landed flights are not kept alive by later ones)."""
     durable: asyncio.Future[None] | None = None
     ready: asyncio.Future[None] | None = None
     """The request's own view of ``durable``: completed by the same callback that settles
@@ -48,6 +49,55 @@ class Flight:
     ok: bool = False
     record: NewEvent | None = None
     """The event as handed to the store: remembered once on disk (``WorldPipe.recent``)."""
+    pushed: bool = False
+    """Its pushes are out, or it failed: the next flight of the world may push."""
+    waiter: asyncio.Future[None] | None = None
+    """Made only when something waits for ``pushed`` (a retry, the next flight's pushes
+    while this one's are not out, a settle): most flights are pushed before anyone asks,
+    and a future a request was one object and one callback for nobody."""
+    pipe: WorldPipe | None = None
+    runtime: WorldRuntime | None = None
+    """The world it flies in (set by ``WorldPipe.launch``; kept after it landed: a
+    cancelled request lands its flight before the write completes, and the write's
+    callback still needs them)."""
+
+    def landed(self, write: asyncio.Future[None]) -> None:
+        """The write's done-callback (the first added: it runs before any waiter of the
+        write resumes): the world's durable state, the record remembered, the request
+        woken; on a failure the world in memory goes back to what is on disk."""
+        pipe, runtime, ready = self.pipe, self.runtime, self.ready
+        assert pipe is not None and runtime is not None and ready is not None
+        error = None if write.cancelled() else write.exception()
+        if not write.cancelled() and error is None:
+            self.ok = True
+            if self.seq > pipe.durable_seq:
+                pipe.durable_world, pipe.durable_seq = self.world, self.seq
+            record, recent = self.record, pipe.recent
+            if record is not None and recent is not None:
+                recent.remember(pipe.world_id, record)  # on disk, so kept
+        elif runtime.seq >= self.seq:
+            # The memory held this flight (and maybe later ones built on it): back
+            # to what is on disk. Later flights fail in the store by themselves.
+            runtime.world, runtime.seq = pipe.durable_world, pipe.durable_seq
+            pipe.rollbacks += 1
+        if ready.done():  # its request was cancelled: nobody waits
+            return
+        if write.cancelled():
+            ready.cancel()
+        elif error is not None:
+            ready.set_exception(error)
+        else:
+            ready.set_result(None)
+
+    def emitted(self) -> asyncio.Future[None]:
+        """A future done once ``pushed``: wait for it through :func:`asyncio.shield` (a
+        cancelled waiter must not cancel it for the others)."""
+        waiter = self.waiter
+        if waiter is None:
+            waiter = self.waiter = asyncio.get_running_loop().create_future()
+            if self.pushed:
+                waiter.set_result(None)
+        return waiter
 
 
 @dataclass(slots=True)
@@ -57,7 +107,8 @@ class WorldPipe:
     durable_world: World
     durable_seq: int
     flights: dict[str, Flight] = field(default_factory=dict)
-    tail: asyncio.Future[None] | None = None
+    tail: Flight | None = None
+    """The world's newest flight (None before the first)."""
     rollbacks: int = 0
     world_id: str = ""
     recent: RecentEvents | None = None
@@ -67,10 +118,15 @@ class WorldPipe:
     def of(cls, runtime: WorldRuntime, recent: RecentEvents | None = None) -> WorldPipe:
         return cls(runtime.world, runtime.seq, world_id=runtime.world.id, recent=recent)
 
+    def landed_all(self) -> bool:
+        """Whether every flight so far is on disk (or failed) and pushed."""
+        tail = self.tail
+        return tail is None or tail.pushed
+
     async def settle(self) -> None:
         """Wait until every flight so far is on disk (or failed) and pushed."""
-        while self.tail is not None and not self.tail.done():
-            await asyncio.shield(self.tail)
+        while self.tail is not None and not self.tail.pushed:
+            await asyncio.shield(self.tail.emitted())
 
     def launch(
         self,
@@ -81,43 +137,24 @@ class WorldPipe:
         """Make ``flight`` the world's newest state and follow its write to disk.
 
         One callback on the write does all that follows it (the durable state, the record
-        remembered, the request woken): one loop handle a request, not one per concern."""
+        remembered, the request woken): one loop handle a request, not one per concern;
+        and a bound method of the flight, not a closure (one object a request, not a
+        function and its cells)."""
         flight.durable = write
-        ready = flight.ready = write.get_loop().create_future()
+        flight.ready = write.get_loop().create_future()
+        flight.pipe, flight.runtime = self, runtime
         self.flights[flight.request_id] = flight
-        self.tail = flight.emitted
+        self.tail = flight
         runtime.world = flight.world
         runtime.seq = flight.seq
-
-        def landed(task: asyncio.Future[None]) -> None:
-            # Runs before any waiter of the write resumes (the first callback added).
-            error = None if task.cancelled() else task.exception()
-            if not task.cancelled() and error is None:
-                flight.ok = True
-                if flight.seq > self.durable_seq:
-                    self.durable_world, self.durable_seq = flight.world, flight.seq
-                record, recent = flight.record, self.recent
-                if record is not None and recent is not None:
-                    recent.remember(self.world_id, record)  # on disk, so kept
-            elif runtime.seq >= flight.seq:
-                # The memory held this flight (and maybe later ones built on it): back
-                # to what is on disk. Later flights fail in the store by themselves.
-                runtime.world, runtime.seq = self.durable_world, self.durable_seq
-                self.rollbacks += 1
-            if ready.done():  # its request was cancelled: nobody waits
-                return
-            if task.cancelled():
-                ready.cancel()
-            elif error is not None:
-                ready.set_exception(error)
-            else:
-                ready.set_result(None)
-
-        write.add_done_callback(landed)
+        write.add_done_callback(flight.landed)
 
     def land(self, flight: Flight) -> None:
         """The flight's pushes are out (or it failed): the next flight may push."""
         if self.flights.get(flight.request_id) is flight:
             del self.flights[flight.request_id]
-        if not flight.emitted.done():
-            flight.emitted.set_result(None)
+        flight.pushed = True
+        flight.previous = None
+        waiter = flight.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)

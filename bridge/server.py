@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 import socketio
 from aiohttp import web
@@ -99,6 +99,21 @@ def _queued(lock: asyncio.Lock) -> bool:
     return bool(waiters)
 
 
+def _idle(lock: asyncio.Lock) -> bool:
+    """Neither held nor waited for: ``not lock.locked() and not _queued(lock)`` in one call
+    (the request's hot path; asyncio's ``Lock.locked()`` reads ``_locked``). Were the
+    attributes ever renamed, the lock reads as busy: every request takes the path under
+    it, slower but the same (tests/bridge/test_server_fast.py pins both)."""
+    return not getattr(lock, "_locked", True) and not getattr(lock, "_waiters", None)
+
+
+class Retry(NamedTuple):
+    """A request whose id is in flight with the same payload: that flight's ack, once it
+    landed, answers it as a duplicate."""
+
+    flight: Flight
+
+
 def payload_hash(event: str, payload: Any) -> str:
     """The digest idempotency compares (protocol/v1/digest.py: the same canonical text)."""
     return payload_digest(event, payload)
@@ -133,7 +148,7 @@ class Bridge:
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
         self._pipes: dict[str, WorldPipe] = {}
-        self._listeners: dict[tuple[str, tuple[str, str]], tuple[str, str, str]] = {}
+        self._listeners: dict[str, dict[tuple[str, str], tuple[str, str, str]]] = {}
         self._welcome_cache: dict[
             str, tuple[World, dict[tuple[str, str], list[dict[str, Any]]]]
         ] = {}
@@ -378,10 +393,9 @@ class Bridge:
     ) -> dict[str, Any]:
         if conn is None:
             return self._error("bad_auth", locale)
-        if not conn.bucket.take():
-            return self._error("rate_limited", locale)
-        if not self.world_guard.take(conn.world_id):
-            return self._error("world_rate_limited", locale)
+        refused = self.world_guard.admit(conn.bucket, conn.world_id)
+        if refused is not None:
+            return self._error(refused, locale)
         request = parse_request(event, args)
         if isinstance(request, ParseError):
             return self._error(request.code, locale, request.field)
@@ -406,31 +420,50 @@ class Bridge:
             # the next is worked out (the cluster reloads and retries on a lost race).
             async with runtime.lock:
                 return await self.cluster.apply(runtime, session, event, payload, request)
-        digest = payload_hash(event, payload)
+        digest = payload_digest(event, payload)
         lock = runtime.lock
+        pipe = self._pipes.get(conn.world_id) or self.pipe(runtime)
         while True:
-            outcome: dict[str, Any] | tuple[Flight, bool] | None = None
-            if event not in READS_STORE and not lock.locked() and not _queued(lock):
+            outcome: dict[str, Any] | Flight | Retry | None = None
+            if event not in READS_STORE and _idle(lock):
                 # Nobody else is working out a request of this world: the usual request
                 # is worked out and handed to the store in one synchronous step (no await
                 # between this check and the hand-off, so holding the lock would change
                 # nothing), or None when it needs the path below.
-                outcome = self._work_out(
-                    runtime, self.pipe(runtime), session, event, payload, digest, request
-                )
+                outcome = self._work_out(runtime, pipe, session, event, payload, digest, request)
             if outcome is None:
                 async with lock:
                     outcome = await self._apply_in_flight(
-                        runtime, session, event, payload, digest, request
+                        runtime, pipe, session, event, payload, digest, request
                     )
-            if isinstance(outcome, dict):
+            if type(outcome) is Flight:
+                # This request's own flight: once on disk, pushed (after the previous
+                # flight's pushes) and answered; if the store failed, nothing happened.
+                # (Was ``_land``, a coroutine of its own: one layer and two resumes less.)
+                flight = outcome
+                ready = flight.ready
+                assert ready is not None  # set by the launch
+                try:
+                    try:
+                        await ready  # its own future: cancelling it spares the write
+                    except StoreError:
+                        log.exception(
+                            "store refused event %s of world %s", flight.seq, flight.world.id
+                        )
+                        return self._error("store_error", session.locale)
+                    previous = flight.previous
+                    if previous is not None and not previous.pushed:
+                        await asyncio.shield(previous.emitted())
+                    return await self._deliver(runtime, session, flight)
+                finally:
+                    pipe.land(flight)
+            if type(outcome) is not Retry:
+                assert isinstance(outcome, dict)
                 return outcome
-            flight, own = outcome
-            if own:
-                return await self._land(runtime, session, flight)
             # A retry of a request still in flight: its ack once it landed, as a duplicate;
             # if it failed, this retry is worked out afresh.
-            await asyncio.shield(flight.emitted)
+            flight = outcome.flight
+            await asyncio.shield(flight.emitted())
             if flight.ok:
                 return self._ack(
                     runtime, flight.seq, flight.pushes, session, duplicate=True, world=flight.world
@@ -545,16 +578,16 @@ class Bridge:
         payload: dict[str, Any],
         digest: str,
         request: BaseModel,
-    ) -> dict[str, Any] | tuple[Flight, bool] | None:
+    ) -> dict[str, Any] | Flight | Retry | None:
         """:meth:`_apply_in_flight` without an await, for a request that reads nothing
         from the store (not ``card_action`` nor ``undo``), when nothing else of its world
         is being worked out: the same answer, or the flight, or None when it must take
         the path under the lock (its id may be in the store; a refusal while flights of
         the world are still on their way, which stands only once they landed)."""
         request_id = str(payload["id"])
-        retried = self._retried(pipe, session, request_id, digest)
-        if retried is not None:
-            return retried
+        in_flight = pipe.flights.get(request_id)
+        if in_flight is not None:
+            return self._retried(in_flight, session, digest)
         known = runtime.request_ids
         if known is None or hash(request_id) in known:
             return None
@@ -562,40 +595,35 @@ class Bridge:
         result = process(self.registry, runtime.world, session, event, request, dice)
         if isinstance(result, Accepted):
             return self._launch(runtime, pipe, session, event, payload, digest, dice, result)
-        tail = pipe.tail
-        if tail is None or tail.done():  # every flight landed: the ground is durable
+        if pipe.landed_all():  # every flight landed: the ground is durable
             return self._refusal(runtime, session, result)
         return None
 
-    def _retried(
-        self, pipe: WorldPipe, session: Session, request_id: str, digest: str
-    ) -> dict[str, Any] | tuple[Flight, bool] | None:
+    def _retried(self, in_flight: Flight, session: Session, digest: str) -> dict[str, Any] | Retry:
         """A retry of a request still in flight: that flight to wait for (not this
-        request's own), ``id_reused`` if its payload differs, None if none is in flight."""
-        in_flight = pipe.flights.get(request_id)
-        if in_flight is None:
-            return None
+        request's own), or ``id_reused`` if its payload differs."""
         if in_flight.digest != digest:
             return self._error("id_reused", session.locale, "id")
-        return in_flight, False
+        return Retry(in_flight)
 
     async def _apply_in_flight(
         self,
         runtime: WorldRuntime,
+        pipe: WorldPipe,
         session: Session,
         event: str,
         payload: dict[str, Any],
         digest: str,
         request: BaseModel,
-    ) -> dict[str, Any] | tuple[Flight, bool]:
-        """Under the world's lock (one process): a final answer, or the flight to wait
-        for, and whether it is this request's own (bridge/pipeline.py)."""
-        pipe = self.pipe(runtime)
-        retried = self._retried(pipe, session, str(payload["id"]), digest)
-        if retried is not None:
-            return retried
+    ) -> dict[str, Any] | Flight | Retry:
+        """Under the world's lock (one process): a final answer, or this request's flight,
+        or another request's flight to wait for (a retry; bridge/pipeline.py)."""
+        request_id = str(payload["id"])
+        in_flight = pipe.flights.get(request_id)
+        if in_flight is not None:
+            return self._retried(in_flight, session, digest)
         known = runtime.request_ids
-        if known is None or hash(str(payload["id"])) in known:
+        if known is None or hash(request_id) in known:
             settled = await self._settled(runtime, session, payload, digest)
             if settled is not None:
                 return settled
@@ -661,46 +689,82 @@ class Bridge:
         digest: str,
         dice: RecordingDice,
         result: Accepted,
-    ) -> tuple[Flight, bool]:
+    ) -> Flight:
         """Hand the event to the store and make it the world's state in memory."""
         seq = runtime.seq + 1
-        record = self._record(seq, session, event, payload, digest, dice, result)
-        if runtime.request_ids is not None:
-            runtime.request_ids.add(hash(record.request_id))
-        flight = Flight(
-            seq,
-            record.request_id,
-            digest,
-            result.world,
-            result.pushes,
-            pipe.tail,
-            asyncio.get_running_loop().create_future(),
-            record=record,
+        request_id = str(payload["id"])
+        pushes = result.pushes
+        # The record as :meth:`_record` makes it (written out here: one call less a request).
+        record = NewEvent(
+            seq=seq,
+            request_id=request_id,
+            event=event,
+            user=session.user,
+            role=session.role,
+            payload=payload,
+            payload_hash=digest,
+            draws=[[d.sides, d.face] for d in dice.draws],
+            pushes=pushes,
+            undo=result.undo,
+            created_at=now(),
+            used_follow_ups=result.used_follow_ups,
+            released_follow_ups=result.released_follow_ups,
         )
-        write = self.store.submit(runtime.world.id, record, world_json_text(result.world))
+        if runtime.request_ids is not None:
+            runtime.request_ids.add(hash(request_id))
+        world = result.world
+        flight = Flight(seq, request_id, digest, world, pushes, pipe.tail, record=record)
+        write = self.store.submit(runtime.world.id, record, world_json_text(world))
         pipe.launch(runtime, flight, write)  # remembers the record once it is on disk
-        return flight, True
+        return flight
 
-    async def _land(
+    async def _deliver(
         self, runtime: WorldRuntime, session: Session, flight: Flight
     ) -> dict[str, Any]:
-        """Outside the lock: once the flight is on disk, push it (after the previous
-        flight's pushes) and answer; if the store failed, nothing happened."""
-        pipe = self.pipe(runtime)
-        try:
-            assert flight.ready is not None
-            try:
-                await flight.ready  # this request's own future: cancelling it spares the write
-            except StoreError:
-                log.exception("store refused event %s of world %s", flight.seq, flight.world.id)
-                return self._error("store_error", session.locale)
-            previous = flight.previous
-            if previous is not None and not previous.done():
-                await asyncio.shield(previous)
-            rendered = await self._broadcast(runtime, flight.seq, flight.pushes, flight.world)
-        finally:
-            pipe.land(flight)
-        return self._own_ack(runtime, session, flight.seq, flight.world, flight.pushes, rendered)
+        """A landed flight pushed to its world's rooms, and the sender's ack made from its
+        own room's rendering in the same pass (one process: the cluster's path pushes
+        through :meth:`_broadcast`)."""
+        world, seq, pushes = flight.world, flight.seq, flight.pushes
+        renderer = self.renderers[world.system]
+        world_id = world.id
+        sio = self.sio
+        rooms = self._listeners.get(world_id) or {}
+        own_key = (session.role, session.locale)
+        own: list[tuple[str, dict[str, Any]]] | None = None
+        for key, count in list(runtime.members.items()):
+            if count <= 0:
+                continue
+            listener = rooms.get(key) or self._listener(world_id, key)
+            role, locale, room = listener
+            bodies = renderer.pushes(world, seq, pushes, role, locale, (), None)
+            if key == own_key:
+                own = bodies
+            for name, body in bodies:
+                await push_to_room(sio, NAMESPACE, room, name, body)
+        whispered = False
+        for push in pushes:
+            if push.get("whisper"):
+                whispered = True
+                break
+        if whispered:
+            await self._whisper(runtime, seq, pushes, world)
+            if session.role != "gm":
+                own = None  # the sender's own view may hold what its room does not
+        if own is None:
+            return self._ack(runtime, seq, pushes, session, world=world)
+        return self._ack_from(seq, own)
+
+    @staticmethod
+    def _ack_from(seq: int, own: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+        """The sender's ack from its room's rendering (the same bodies)."""
+        cards: list[dict[str, Any]] = []
+        tokens: list[dict[str, Any]] = []
+        for name, body in own:
+            if name == "chat_card":
+                cards.append(body)
+            elif name == "token_status":
+                tokens.append(body)
+        return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
 
     def _own_ack(
         self,
@@ -715,14 +779,7 @@ class Bridge:
         own = rendered.get((session.role, session.locale))
         if own is None or (session.role != "gm" and any(p.get("whisper") for p in pushes)):
             return self._ack(runtime, seq, pushes, session, world=world)
-        cards: list[dict[str, Any]] = []
-        tokens: list[dict[str, Any]] = []
-        for name, body in own:
-            if name == "chat_card":
-                cards.append(body)
-            elif name == "token_status":
-                tokens.append(body)
-        return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
+        return self._ack_from(seq, own)
 
     def _ack(
         self,
@@ -778,24 +835,29 @@ class Bridge:
             rendered[key] = bodies
             for name, body in bodies:
                 await emit(room, name, body)
-        whispered = [p for p in pushes if p["type"] == "chat_card" and p.get("whisper")]
-        if whispered:
-            # Whispered cards go to the named players' own connections, not their rooms.
-            names = {u for p in whispered for u in p["whisper"]}
-            for sid, conn in list(self.connections.items()):
-                session = conn.session
-                if (
-                    conn.world_id != runtime.world.id
-                    or session.role == "gm"
-                    or session.user not in names
-                    or not conn.welcomed.is_set()
-                ):
-                    continue
-                for name, body in self._render_pushes(
-                    runtime, seq, whispered, session, set(), world
-                ):
-                    await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
+        if any(p.get("whisper") for p in pushes):
+            await self._whisper(runtime, seq, pushes, world)
         return rendered
+
+    async def _whisper(
+        self, runtime: WorldRuntime, seq: int, pushes: list[dict[str, Any]], world: World
+    ) -> None:
+        """Whispered cards go to the named players' own connections, not their rooms."""
+        whispered = [p for p in pushes if p["type"] == "chat_card" and p.get("whisper")]
+        if not whispered:
+            return
+        names = {u for p in whispered for u in p["whisper"]}
+        for sid, conn in list(self.connections.items()):
+            session = conn.session
+            if (
+                conn.world_id != runtime.world.id
+                or session.role == "gm"
+                or session.user not in names
+                or not conn.welcomed.is_set()
+            ):
+                continue
+            for name, body in self._render_pushes(runtime, seq, whispered, session, set(), world):
+                await self.sio.emit(name, body, to=sid, namespace=NAMESPACE)
 
     async def _emit_room(self, room: str, event: str, body: dict[str, Any]) -> None:
         """A push to one of a world's rooms: encoded once and queued for each member
@@ -810,12 +872,14 @@ class Bridge:
         """The role and locale a world's (role, locale) room is rendered for (a room as a
         whole: no user), and the room's name; made once a room (worlds are never
         unloaded, and a world has a few rooms)."""
-        listener = self._listeners.get((world_id, key))
+        rooms = self._listeners.get(world_id)
+        if rooms is None:
+            rooms = self._listeners[world_id] = {}
+        listener = rooms.get(key)
         if listener is None:
             role, locale = key
             session = Session("", "gm" if role == "gm" else "player", locale)
-            listener = (session.role, locale, self._room(world_id, session))
-            self._listeners[(world_id, key)] = listener
+            listener = rooms[key] = (session.role, locale, self._room(world_id, session))
         return listener
 
     def _address(self, environ: dict[str, Any]) -> str:

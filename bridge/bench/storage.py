@@ -173,6 +173,7 @@ async def _concurrent(
 def session_file(folder: Path, events: int) -> Path:
     """A long o3d10 session, played through a real Bridge and store, exported."""
     from bridge.engine import Session
+    from bridge.limits import Bucket, RateLimit, WorldLimit
     from bridge.server import Bridge, Connection
     from bridge.sessions import export_lines
     from bridge.store import AsyncStore, SQLiteStore
@@ -188,11 +189,10 @@ def session_file(folder: Path, events: int) -> Path:
 
     async def play() -> None:
         store = AsyncStore(sync)
-        bridge = Bridge(store, registry)
-        conn = Connection(created.world_id, Session("gm", "gm", "es"), None)
+        off = RateLimit(per_second=0)  # the limits switched off: the session is played fast
+        bridge = Bridge(store, registry, rate_limit=off, world_limit=WorldLimit(per_second=0))
+        conn = Connection(created.world_id, Session("gm", "gm", "es"), None, bucket=Bucket(off))
         conn.welcomed.set()
-        conn.bucket.take = lambda: True  # type: ignore[method-assign]
-        bridge.world_guard.take = lambda world_id: True  # type: ignore[method-assign]
         for index in range(events):
             actor = actors[index % len(actors)]
             payload: dict[str, Any] = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bridge.bench.net import O3D10_ROLL
 from bridge.engine import Session
-from bridge.server import READS_STORE, Bridge, Connection, _queued
+from bridge.server import READS_STORE, Bridge, Connection, _idle, _queued
 from bridge.store import AsyncStore
 from protocol.v1.requests import REQUEST_MODELS, CardActionRequest, UndoRequest
 from support.live import rid
@@ -33,6 +33,21 @@ async def test_a_lock_with_requests_waiting_counts_as_queued_even_once_released(
     await waiter
     lock.release()
     assert not _queued(lock)
+
+
+async def test_a_lock_is_idle_only_when_neither_held_nor_waited_for() -> None:
+    lock = asyncio.Lock()
+    assert _idle(lock)
+    await lock.acquire()
+    assert not _idle(lock)
+    waiter = asyncio.create_task(lock.acquire())
+    await asyncio.sleep(0)
+    lock.release()  # handed to the waiter, which has not run yet: still not idle
+    assert not lock.locked() and not _idle(lock)
+    await waiter
+    assert not _idle(lock)
+    lock.release()
+    assert _idle(lock)
 
 
 async def test_a_request_does_not_pass_one_waiting_for_the_worlds_lock(tmp_path: Path) -> None:
