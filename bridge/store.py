@@ -149,7 +149,7 @@ def _loads(text: str) -> Any:
 
 
 def _dumps(value: Any) -> str:
-    """An event's JSON text (payload, draws, pushes, undo): orjson, about 10x faster than
+    """A JSON text as the store writes it (a world's state): orjson, about 10x faster than
     the standard encoder and the same JSON value read back; what orjson refuses (an integer
     past 64 bits, text that is not valid UTF-8, a key that is not text) goes through the
     standard encoder as before (which refuses what it must, with the item's StoreError)."""
@@ -157,6 +157,10 @@ def _dumps(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError
         return dumps(value)
+
+
+def _orjson_text(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _state_text(state: dict[str, Any] | str) -> str:
@@ -413,7 +417,8 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 return [StoreError(str(exc)) for _ in items]
             try:
-                if self._write_group(items):
+                runs = self._write_group(items)
+                if runs is not None:
                     results = [None] * len(items)
                 else:
                     # The group's transaction was rolled back whole: a new one, item by item.
@@ -441,12 +446,19 @@ class SQLiteStore:
                 raise
             if len(written) > _WRITTEN_LIMIT:
                 written.clear()
-            for (world_id, event, state), error in zip(items, results, strict=True):
-                if error is None:
+            if runs is not None:  # every item written: each world's last state, once
+                for world_id, (_, seq, state) in runs.items():
                     if isinstance(state, str):
-                        written[world_id] = (state, event.seq)
+                        written[world_id] = (state, seq)
                     else:
                         written.pop(world_id, None)
+            else:
+                for (world_id, event, state), error in zip(items, results, strict=True):
+                    if error is None:
+                        if isinstance(state, str):
+                            written[world_id] = (state, event.seq)
+                        else:
+                            written.pop(world_id, None)
         return results
 
     def _state_unchanged(
@@ -465,30 +477,26 @@ class SQLiteStore:
         before = pending[world_id] if world_id in pending else self._written.get(world_id)
         return before is not None and before[1] == seq and before[0] == state
 
-    def _write_group(self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]) -> bool:
+    def _write_group(
+        self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
+    ) -> dict[str, list[Any]] | None:
         """Write every item in the transaction just begun (nothing else is in it): each
         world's head moved once (from the seq before its first event in the group to its
         last), the events with one statement, each world's state once (its last event's,
-        and only if it is not the text the row already holds). False if any item would
-        fail, the transaction then rolled back whole (nothing written), so the caller
+        and only if it is not the text the row already holds). Returns each world's run
+        (world -> [seq before its first event here, its last event's seq, its state]);
+        None if any item would fail, the transaction then rolled back whole (nothing written), so the caller
         writes them one by one to tell which. (No savepoint of its own: it cost two more
         statements a group.)"""
         db = self._db
         try:
             # world -> [seq before its first event here, its last event's seq, its state]
             runs: dict[str, list[Any]] = {}
-            for w, e, s in items:
-                run = runs.get(w)
-                if run is None:
-                    runs[w] = [e.seq - 1, e.seq, s]
-                elif e.seq == run[1] + 1:
-                    run[1], run[2] = e.seq, s
-                else:
-                    raise SeqConflict(f"world {w}: seq {e.seq} does not follow {run[1]}")
+            rows, follow_ups = _group_rows(items, runs)
             heads = [(run[1], w, run[0]) for w, run in runs.items()]
             if db.executemany(_UPDATE_HEAD, heads).rowcount != len(heads):
                 raise SeqConflict("a world of the group is not at the seq before its event")
-            db.executemany(_INSERT_EVENT, [_event_values(w, e) for w, e, _ in items])
+            db.executemany(_INSERT_EVENT, rows)
             states = [
                 (run[1], _state_text(run[2]), w)
                 for w, run in runs.items()
@@ -496,14 +504,15 @@ class SQLiteStore:
             ]
             if states:
                 db.executemany(_UPDATE_STATE, states)
-            for world_id, event, _ in items:
-                if event.used_follow_ups or event.released_follow_ups:
-                    self._follow_ups(world_id, event)
+            if follow_ups:
+                for world_id, event, _ in items:
+                    if event.used_follow_ups or event.released_follow_ups:
+                        self._follow_ups(world_id, event)
         except (StoreError, sqlite3.Error, ValueError):
             if db.in_transaction:  # (SQLite may have rolled it back itself)
                 db.execute("ROLLBACK")
-            return False
-        return True
+            return None
+        return runs
 
     def _write(
         self,
@@ -550,6 +559,7 @@ limit it forgets them all and writes each world's next state in full)."""
 
 
 def _event_values(world_id: str, event: NewEvent) -> tuple[Any, ...]:
+    """An event's row as bound to :data:`_INSERT_EVENT`."""
     return (
         world_id,
         event.seq,
@@ -566,14 +576,66 @@ def _event_values(world_id: str, event: NewEvent) -> tuple[Any, ...]:
     )
 
 
+def _group_rows(
+    items: list[tuple[str, NewEvent, dict[str, Any] | str]],
+    runs: dict[str, list[Any]],
+    encode: Callable[[Any], str] = _orjson_text,
+) -> tuple[list[tuple[Any, ...]], bool]:
+    """A group's event rows (as :func:`_event_values`) and whether any event marks or
+    releases follow-ups, in one pass that also fills ``runs`` (world -> [seq before its
+    first event in the group, its last event's seq, its state]). Raises SeqConflict when
+    a world's events in the group do not follow each other."""
+    rows: list[tuple[Any, ...]] = []
+    add = rows.append
+    follow_ups = False
+    try:
+        for w, e, s in items:
+            seq = e.seq
+            run = runs.get(w)
+            if run is None:
+                runs[w] = [seq - 1, seq, s]
+            elif seq == run[1] + 1:
+                run[1] = seq
+                run[2] = s
+            else:
+                raise SeqConflict(f"world {w}: seq {seq} does not follow {run[1]}")
+            undo = e.undo
+            add(
+                (
+                    w,
+                    seq,
+                    e.request_id,
+                    e.event,
+                    e.user,
+                    e.role,
+                    encode(e.payload),
+                    e.payload_hash,
+                    encode(e.draws),
+                    encode(e.pushes),
+                    None if undo is None else encode(undo),
+                    e.created_at,
+                )
+            )
+            if e.used_follow_ups or e.released_follow_ups:
+                follow_ups = True
+    except TypeError:  # orjson refused a value: again, with the standard encoder for it
+        if encode is _dumps:
+            raise
+        runs.clear()
+        return _group_rows(items, runs, _dumps)
+    return rows, follow_ups
+
+
 class AsyncStore:
     """Runs a store's calls on dedicated threads: one for SQLite, the store's
     ``threads`` (its connection count) for a networked store such as PostgreSQL.
 
     Appends go through a group commit of their own: events waiting for the store are
     written together by one writer thread, one transaction and one sync to disk for the
-    group (:meth:`submit`). The hand-off costs one queue put and one wake-up of the event
-    loop per group, not per event (no executor future, no task).
+    group (:meth:`submit`). The hand-off costs, per group, a few loop callbacks (the
+    gathering's iterations), one queue put and one wake-up of the event loop, which sets
+    the group's futures: no executor future, no task, nothing per event beyond its own
+    future.
     """
 
     GATHER_ROUNDS = 32
@@ -591,8 +653,21 @@ class AsyncStore:
         self.sync = store
         threads = int(getattr(store, "threads", 1))
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="vtt-store")
-        self._pending: list[tuple[str, NewEvent, dict[str, Any] | str, asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+        # The events waiting for the next group, and their futures (two lists: a group is
+        # handed over as they are, no tuple a item rebuilt).
+        self._items: list[tuple[str, NewEvent, dict[str, Any] | str]] = []
+        self._futures: list[asyncio.Future[None]] = []
+        self._busy = False
+        """A group is being gathered or written (one at a time, in submission order)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._idle: asyncio.Future[None] | None = None
+        """Set once nothing is gathered or written any more (what :meth:`close` awaits)."""
+        # The gathering's count: events seen, iterations in a row without a new one,
+        # iterations so far, and its deadline (loop time).
+        self._seen = 0
+        self._quiet = 0
+        self._rounds = 0
+        self._deadline = 0.0
         self._groups: queue.SimpleQueue[_Group | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self.commits = 0
@@ -615,59 +690,63 @@ class AsyncStore:
         Must be called on the event loop's thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._pending.append((world_id, event, state, future))
-        if self._flusher is None or self._flusher.done():
-            # One flusher task at a time, not tied to any request (a cancelled request
-            # must not leave others waiting).
-            self._flusher = loop.create_task(self._flush())
+        self._items.append((world_id, event, state))
+        self._futures.append(future)
+        if not self._busy:
+            # Not tied to any request (a cancelled request must not leave others waiting).
+            self._busy = True
+            self._loop = loop
+            self._gather()
         return future
 
-    async def _gather(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Before a group is written, let the requests already read from the sockets reach
-        the store, so they share its commit instead of each waiting for a commit of its
-        own: yield to the loop until it brings no new event for ``GATHER_QUIET``
-        iterations, or ``GATHER_SECONDS`` passed, or the group is full. A commit's fixed
-        cost (the transaction, the sync, the thread hand-off) is then shared by more
-        events; a lone request waits a few loop iterations."""
-        deadline = loop.time() + self.GATHER_SECONDS
-        count, quiet = len(self._pending), 0
-        for _ in range(self.GATHER_ROUNDS):
-            if quiet >= self.GATHER_QUIET or count >= self.GROUP_LIMIT:
-                return
-            await asyncio.sleep(0)
-            if len(self._pending) > count:
-                count, quiet = len(self._pending), 0
-            else:
-                quiet += 1
-            if loop.time() >= deadline:
-                return
+    def _gather(self) -> None:
+        """Start gathering the next group: before it is written, let the requests already
+        read from the sockets reach the store, so they share its commit instead of each
+        waiting for a commit of its own: the loop iterates until it brings no new event
+        for ``GATHER_QUIET`` iterations, or ``GATHER_SECONDS`` passed, or the group is
+        full, or ``GATHER_ROUNDS`` iterations went by (:meth:`_tick`, once an iteration).
+        A commit's fixed cost (the transaction, the sync, the thread hand-off) is then
+        shared by more events; a lone request waits a few loop iterations. (One callback
+        an iteration, not a task sleeping: the same count of iterations for less.)"""
+        loop = self._loop
+        assert loop is not None
+        self._deadline = loop.time() + self.GATHER_SECONDS
+        self._seen, self._quiet, self._rounds = len(self._items), 0, 0
+        if self._seen >= self.GROUP_LIMIT:
+            self._hand_over(loop)
+        else:
+            loop.call_soon(self._tick)
 
-    async def _flush(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._pending:
-            await self._gather(loop)
-            batch = self._pending[: self.GROUP_LIMIT]
-            del self._pending[: self.GROUP_LIMIT]
-            items = [(w, e, s) for w, e, s, _ in batch]
-            try:
-                errors = await self._write_group(loop, items)
-            except Exception as exc:  # the writer itself failed: nothing was written
-                errors = [StoreError(str(exc)) for _ in batch]
-            self.commits += 1
-            for (_, _, _, future), error in zip(batch, errors, strict=True):
-                if future.done():
-                    continue
-                if error is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(error)
+    def _tick(self) -> None:
+        """One loop iteration of the gathering (see :meth:`_gather`)."""
+        loop = self._loop
+        assert loop is not None
+        seen = len(self._items)
+        if seen > self._seen:
+            self._seen, self._quiet = seen, 0
+        else:
+            self._quiet += 1
+        self._rounds += 1
+        if (
+            self._quiet >= self.GATHER_QUIET
+            or seen >= self.GROUP_LIMIT
+            or self._rounds >= self.GATHER_ROUNDS
+            or loop.time() >= self._deadline
+        ):
+            self._hand_over(loop)
+        else:
+            loop.call_soon(self._tick)
 
-    def _write_group(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        items: list[tuple[str, NewEvent, dict[str, Any] | str]],
-    ) -> asyncio.Future[list[StoreError | None]]:
-        """Hand one group to the writer thread; the future completes on this loop."""
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand the gathered group (its first ``GROUP_LIMIT`` events) to the writer
+        thread; :meth:`_answer` gets its outcome on this loop."""
+        items, futures = self._items, self._futures
+        limit = self.GROUP_LIMIT
+        if len(items) > limit:
+            self._items, self._futures = items[limit:], futures[limit:]
+            items, futures = items[:limit], futures[:limit]
+        else:
+            self._items, self._futures = [], []
         if self._writer is None:
             # The thread holds the queue only (each group brings its store call), and
             # ends when this AsyncStore is closed or garbage-collected: a store nobody
@@ -677,9 +756,32 @@ class AsyncStore:
             )
             self._writer.start()
             weakref.finalize(self, self._groups.put, None)
-        done: asyncio.Future[list[StoreError | None]] = loop.create_future()
-        self._groups.put(_Group(items, self.sync.append_many, loop, done))
-        return done
+        self._groups.put(_Group(items, self.sync.append_many, loop, futures, self._answer))
+
+    def _answer(
+        self, futures: list[asyncio.Future[None]], outcome: list[StoreError | None] | Exception
+    ) -> None:
+        """On the loop, once a group is written (or failed): every event's future set,
+        then the next group gathered if events wait (else the store is idle)."""
+        try:
+            self.commits += 1
+            if isinstance(outcome, Exception):  # the writer itself failed: nothing written
+                outcome = [StoreError(str(outcome)) for _ in futures]
+            for future, error in zip(futures, outcome, strict=True):
+                if future.done():  # (cancelled by its requester: the write stands)
+                    continue
+                if error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(error)
+        finally:
+            if self._items:
+                self._gather()
+            else:
+                self._busy = False
+                idle = self._idle
+                if idle is not None and not idle.done():
+                    idle.set_result(None)
 
     async def find_request(self, world_id: str, request_id: str) -> EventRow | None:
         """The event a request id made: read on this thread for SQLite (no thread hop),
@@ -694,9 +796,9 @@ class AsyncStore:
 
     async def close(self) -> None:
         """Write what was submitted, then stop the writer and close the store."""
-        flusher = self._flusher
-        if flusher is not None and not flusher.done():
-            await asyncio.shield(flusher)
+        if self._busy:
+            self._idle = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._idle)
         writer = self._writer
         if writer is not None:
             self._groups.put(None)  # after every group already handed over
@@ -706,14 +808,26 @@ class AsyncStore:
         self._executor.shutdown(wait=True)
 
 
-@dataclass(frozen=True)
 class _Group:
-    """One group commit on its way to the writer thread."""
+    """One group commit on its way to the writer thread, and back."""
 
-    items: list[tuple[str, NewEvent, dict[str, Any] | str]]
-    write: Callable[[list[tuple[str, NewEvent, dict[str, Any] | str]]], list[StoreError | None]]
-    loop: asyncio.AbstractEventLoop
-    done: asyncio.Future[list[StoreError | None]]
+    __slots__ = ("answer", "futures", "items", "loop", "write")
+
+    def __init__(
+        self,
+        items: list[tuple[str, NewEvent, dict[str, Any] | str]],
+        write: Callable[
+            [list[tuple[str, NewEvent, dict[str, Any] | str]]], list[StoreError | None]
+        ],
+        loop: asyncio.AbstractEventLoop,
+        futures: list[asyncio.Future[None]],
+        answer: Callable[[list[asyncio.Future[None]], list[StoreError | None] | Exception], None],
+    ) -> None:
+        self.items = items
+        self.write = write
+        self.loop = loop
+        self.futures = futures
+        self.answer = answer
 
 
 def _write_groups(groups: queue.SimpleQueue[_Group | None]) -> None:
@@ -723,26 +837,14 @@ def _write_groups(groups: queue.SimpleQueue[_Group | None]) -> None:
         group = groups.get()
         if group is None:
             return
-        outcome: list[StoreError | None] | BaseException
+        outcome: list[StoreError | None] | Exception
         try:
             outcome = group.write(group.items)
         except Exception as exc:  # reported on the loop, where the futures live
             outcome = exc
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for it
-            group.loop.call_soon_threadsafe(_answer, group.done, outcome)
+            group.loop.call_soon_threadsafe(group.answer, group.futures, outcome)
         del group, outcome  # nothing of a written group stays alive while waiting
-
-
-def _answer(
-    done: asyncio.Future[list[StoreError | None]],
-    outcome: list[StoreError | None] | BaseException,
-) -> None:
-    if done.done():
-        return
-    if isinstance(outcome, BaseException):
-        done.set_exception(outcome)
-    else:
-        done.set_result(outcome)
 
 
 def event_row(world_id: str, event: NewEvent) -> EventRow:

@@ -149,3 +149,28 @@ async def test_a_store_nobody_closed_lets_its_writer_go(tmp_path: Path) -> None:
     gc.collect()
     writer.join(timeout=30)  # a bound, not a timing assertion: it ends at once
     assert not writer.is_alive()
+
+
+async def test_more_events_than_a_group_holds_go_in_several_groups_in_order(
+    tmp_path: Path,
+) -> None:
+    sync = sqlite_with(tmp_path, 1)
+    counting = Counting(sync)
+    store = AsyncStore(sync)
+    store.GROUP_LIMIT = 4
+    futures = [store.submit("w0", event(seq, f"r{seq}"), STATE) for seq in range(1, 11)]
+    await asyncio.gather(*futures)
+    assert counting.groups == [4, 4, 2] and store.commits == 3
+    assert [e.seq for e in sync.events_after("w0", 0)] == list(range(1, 11))
+    await store.close()
+
+
+async def test_close_waits_for_the_group_being_gathered(tmp_path: Path) -> None:
+    sync = sqlite_with(tmp_path, 2)
+    store = AsyncStore(sync)
+    first = store.submit("w0", event(1, "a"), STATE)
+    await asyncio.sleep(0)  # the group is being gathered
+    second = store.submit("w1", event(1, "b"), STATE)
+    await store.close()
+    assert first.done() and first.exception() is None
+    assert second.done() and second.exception() is None

@@ -274,3 +274,39 @@ def test_a_state_left_as_it_was_still_reads_back_after_other_writers(tmp_path: P
     assert row is not None and (row.seq, row.state) == (4, {"n": 1})
     first.close()
     second.close()
+
+
+def test_a_group_stores_each_json_column_as_the_text_its_encoder_gives(tmp_path: Path) -> None:
+    """The event's JSON columns are stored as TEXT, byte for byte what orjson gives; a value
+    orjson refuses (an integer past 64 bits) takes the standard encoder for the whole group,
+    whose other items are written all the same."""
+    import orjson
+
+    from bridge.serialize import dumps
+
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    for world in ("a", "b"):
+        store.create_world(world, world, "o3d10", f"g-{world}", f"p-{world}", STATE, "now")
+    plain = event(1, "plain")
+    big = NewEvent(
+        1, "big", "roll", "ana", "gm", {"n": 2**64, "t": "ñá"}, "h", [], [], {"u": 1}, "now"
+    )
+    assert store.append_many([("a", plain, STATE), ("b", big, STATE)]) == [None, None]
+    rows = store._db.execute(
+        "SELECT request_id, typeof(payload), payload, draws, pushes, undo FROM events"
+        " ORDER BY request_id"
+    ).fetchall()
+    assert rows == [
+        ("big", "text", dumps(big.payload), "[]", "[]", '{"u":1}'),
+        (
+            "plain",
+            "text",
+            orjson.dumps(plain.payload).decode(),
+            orjson.dumps(plain.draws).decode(),
+            orjson.dumps(plain.pushes).decode(),
+            None,
+        ),
+    ]
+    again = store.find_request("b", "big")
+    assert again is not None and again.payload == big.payload and again.undo == {"u": 1}
+    store.close()
