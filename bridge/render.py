@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from functools import lru_cache
 from html import escape as html_escape
-from typing import Any, TypeVar
+from typing import Any
 
 from bridge.serialize import (
     actor_from_json,
@@ -50,7 +50,6 @@ def _plain(value: str) -> str:
     return value
 
 
-_T = TypeVar("_T")
 _PAIRS_LIMIT = 1024
 """Texts with parameters and card parts remembered per Renderer by the identity of their
 JSON form; at the bound the entries whose JSON nothing else holds (never to be shown
@@ -180,6 +179,78 @@ class JsonTexts:
         return escape(str(value))
 
 
+class _Frame:
+    """What a card's view takes from its title, kind and speaker's name in one locale:
+    the title, the HTML up to the outcome's CSS key (``opening``) and from the seq on to
+    the header's end (``header``), and the text's first line (``head``)."""
+
+    def __init__(self, title: str, opening: str, header: str, head: str) -> None:
+        self.title = title
+        self.opening = opening
+        self.header = header
+        self.head = head
+
+
+class _Dice:
+    """A card's dice: their views, their HTML block and their line of the card's text
+    (after a newline; both empty without dice)."""
+
+    def __init__(self, views: list[Any], html: str, text: str) -> None:
+        self.views = views
+        self.html = html
+        self.text = text
+
+
+class _Sections:
+    """A card's sections: their views, their HTML and their lines of the card's text
+    (each after a newline)."""
+
+    def __init__(self, views: list[dict[str, Any]], html: str, text: str) -> None:
+        self.views = views
+        self.html = html
+        self.text = text
+
+
+class _Outcome:
+    """A card's outcome: its view, its CSS key, its HTML block and its line of the card's
+    text (after a newline)."""
+
+    def __init__(self, view: dict[str, Any] | None, css: str, html: str, text: str) -> None:
+        self.view = view
+        self.css = css
+        self.html = html
+        self.text = text
+
+
+_NO_OUTCOME = _Outcome(None, "none", "", "")
+_PARTS_LIMIT = 2048
+"""Card parts (dice, sections and outcomes) remembered per locale by identity; before,
+one table of 1,024 held them for every locale, and o3d10 alone shows ~1,100 throws."""
+_LOCALES_LIMIT = 16
+"""Locales with remembered card views per renderer (a handful in use; a guard only)."""
+
+
+class _LocaleViews:
+    """A renderer's remembered card parts for one locale. The identity tables hold the
+    JSON object each entry was made from (first in the entry), so its id is not reused
+    while the entry lives; at the bound the entries whose JSON nothing else holds go
+    first, then the oldest (``rules.memo.forget_unheld``). The value tables are emptied
+    at their bound."""
+
+    def __init__(self) -> None:
+        self.frames: dict[tuple[int, int, int], tuple[Any, Any, Any, _Frame]] = {}
+        self.parts: dict[int, tuple[Any, _Dice | _Sections | _Outcome]] = {}
+        self.die: dict[Any, tuple[Any, str, str]] = {}
+        self.section_texts: dict[Any, tuple[Any, _Sections]] = {}
+
+    def remember(self, raw: Any, part: _Dice | _Sections | _Outcome) -> None:
+        """A card part's rendering remembered by the identity of its JSON (dice,
+        sections and outcome share the table: three lookups in one small table)."""
+        self.parts[id(raw)] = (raw, part)
+        if len(self.parts) > _PARTS_LIMIT:
+            forget_unheld(self.parts, _PARTS_LIMIT)
+
+
 class Renderer:
     """Renders for one system's catalogue."""
 
@@ -188,10 +259,7 @@ class Renderer:
         self.catalogue: Catalogue = system.messages
         self._texts = JsonTexts(self.catalogue)
         self._asks: dict[tuple[int, str], tuple[Param, dict[str, Any]]] = {}
-        self._dice_html: dict[tuple[Any, ...], str] = {}
-        self._parts: dict[tuple[int, str], tuple[Any, Any]] = {}
-        self._dice_values: dict[Any, tuple[list[dict[str, Any]], str, str]] = {}
-        self._section_texts: dict[Any, tuple[Any, Any]] = {}
+        self._locales: dict[str, _LocaleViews] = {}
         self._actor_views: OrderedDict[tuple[str, str, str, str], dict[str, Any]] = OrderedDict()
 
     def text(self, raw: Mapping[str, Any] | None, locale: str, *, html: bool = False) -> str:
@@ -239,37 +307,57 @@ class Renderer:
         """A card's view for one locale: plain texts, and ``html`` built from the same
         texts escaped (each text is worked out once for both).
 
-        The card's dice, sections and outcome are rendered once per (their JSON object,
-        locale) and shared (see ``_part``): the rules share frozen throws, lines and
-        outcomes between results and ``card_to_json`` gives the same JSON object for the
-        same frozen part, so a roll that shows a throw or lines shown before only puts
-        the remembered pieces together with its own seq and card id."""
-        pair = self._texts.pair
+        Everything but the seq, the card id and the used marks derives from immutable
+        inputs, so it is worked out once and remembered per locale (``_LocaleViews``):
+        the card's frame (title, kind and speaker's name: its HTML head and text head),
+        its dice, sections and outcome (each by the identity of its JSON object: the rules
+        share frozen throws, lines and outcomes between results and ``card_to_json`` gives
+        the same JSON object for the same frozen part; a throw built anew is put together
+        from its dice, remembered by value). A card then costs a few lookups, one string
+        build for its HTML and one for its text, and its view's dict."""
+        return self._card(card, seq, card_id, _escape(card_id), world, locale, used)
+
+    def _card(
+        self,
+        card: Mapping[str, Any],
+        seq: int,
+        card_id: str,
+        card_html: str,
+        world: World,
+        locale: str,
+        used: Collection[str],
+    ) -> dict[str, Any]:
+        """``card``, with the card id escaped for HTML given (``card_html``)."""
+        memo = self._locale_views(locale)
         speaker = card["speaker"]
-        speaker_name = world.actors[speaker].name if speaker in world.actors else None
-        title = pair(card["title"], locale)
-        dice, dice_html, dice_text = self._part(card["dice"], locale, self._dice_by_value)
-        sections, sections_html, sections_text = self._part(
-            card["sections"], locale, self._sections_by_texts
-        )
-        outcome_raw = card["outcome"]
-        outcome, outcome_html = (
-            (None, None) if outcome_raw is None else self._part(outcome_raw, locale, self._outcome)
-        )
-        action_labels = [pair(f["label"], locale) for f in card["actions"]]
-        actions = [
-            {
-                "id": f["id"],
-                "label": label[0],
-                "actor": f["actor"],
-                "allowed": f["allowed"],
-                "once": f["once"],
-                "used": f["id"] in used,
-                "ask": self._params(f["ask"], locale),
-            }
-            for f, label in zip(card["actions"], action_labels, strict=True)
-        ]
-        view: dict[str, Any] = {
+        actor = world.actors.get(speaker)
+        speaker_name = None if actor is None else actor.name
+        frame = self._frame(memo, card["title"], card["kind"], speaker_name, locale)
+        # The parts' hits, looked up here in one table (their misses: ``_dice_view``...).
+        parts = memo.parts
+        raw = card["dice"]
+        hit = parts.get(id(raw))
+        found = hit[1] if hit is not None and hit[0] is raw else None
+        dice = found if isinstance(found, _Dice) else self._dice_view(memo, raw, locale)
+        raw = card["sections"]
+        hit = parts.get(id(raw))
+        found = hit[1] if hit is not None and hit[0] is raw else None
+        sections = found if isinstance(found, _Sections) else self._sections_view(memo, raw, locale)
+        raw = card["outcome"]
+        if raw is None:
+            outcome = _NO_OUTCOME
+        else:
+            hit = parts.get(id(raw))
+            found = hit[1] if hit is not None and hit[0] is raw else None
+            outcome = (
+                found if isinstance(found, _Outcome) else self._outcome_view(memo, raw, locale)
+            )
+        follows = card["actions"]
+        if follows:
+            actions, footer, lines = self._actions(follows, card_html, locale, used)
+        else:
+            actions, footer, lines = [], "", ""
+        return {
             "seq": seq,
             "card_id": card_id,
             "world": world.id,
@@ -279,115 +367,134 @@ class Renderer:
             "target": card["target"],
             "visibility": card["visibility"],
             "locale": locale,
-            "title": title[0],
-            "outcome": outcome,
-            "dice": dice,
-            "sections": sections,
+            "title": frame.title,
+            "outcome": outcome.view,
+            "dice": dice.views,
+            "sections": sections.views,
             "actions": actions,
+            "html": f'{frame.opening}{outcome.css}" data-card="{card_html}" data-seq="{seq}'
+            f"{frame.header}{dice.html}{sections.html}{outcome.html}{footer}</div>",
+            "text": f"{frame.head}{dice.text}{sections.text}{outcome.text}{lines}",
         }
-        view["html"] = self._card_html(
-            view,
-            title[1],
-            dice_html,
-            sections_html,
-            outcome_html,
-            [label[1] for label in action_labels],
-        )
-        view["text"] = self._card_text(view, dice_text, sections_text)
-        return view
 
-    def _part(self, raw: Any, locale: str, render: Callable[[Any, str], _T]) -> _T:
-        """``render(raw, locale)`` remembered by the identity of ``raw`` (a card's dice,
-        sections or outcome JSON, never changed once built); the entry holds ``raw`` so
-        its id is not reused while it lives. Rendered pieces are only ever encoded."""
-        memo = (id(raw), locale)
-        hit = self._parts.get(memo)
-        if hit is not None and hit[0] is raw:
-            found: _T = hit[1]
+    def _locale_views(self, locale: str) -> _LocaleViews:
+        views = self._locales.get(locale)
+        if views is None:
+            if len(self._locales) >= _LOCALES_LIMIT:  # locales are a handful; a guard only
+                self._locales.clear()
+            views = self._locales[locale] = _LocaleViews()
+        return views
+
+    def _frame(
+        self, memo: _LocaleViews, title: Any, kind: Any, speaker_name: Any, locale: str
+    ) -> _Frame:
+        """The card's frame, remembered by the identity of the title's JSON, the kind and
+        the speaker's name (all three held by the entry, so their ids are not reused while
+        it lives; equal strings that are other objects only make another entry)."""
+        key = (id(title), id(kind), id(speaker_name))
+        hit = memo.frames.get(key)
+        if hit is not None and hit[0] is title and hit[1] is kind and hit[2] is speaker_name:
+            found: _Frame = hit[3]
             return found
-        made = render(raw, locale)
-        self._parts[memo] = (raw, made)
-        if len(self._parts) > _PAIRS_LIMIT:
-            forget_unheld(self._parts, _PAIRS_LIMIT)
+        plain, marked = self._texts.pair(title, locale)
+        speaker_html = (
+            f'<span class="vtt-speaker">{_escape(speaker_name)}</span>' if speaker_name else ""
+        )
+        made = _Frame(
+            plain,
+            f'<div class="vtt-card vtt-card--{_css(kind)} vtt-outcome--',
+            f'"><header>{speaker_html}<h3 class="vtt-title">{marked}</h3></header>',
+            f"{speaker_name}: {plain}" if speaker_name else plain,
+        )
+        memo.frames[key] = (title, kind, speaker_name, made)
+        if len(memo.frames) > _PAIRS_LIMIT:
+            forget_unheld(memo.frames, _PAIRS_LIMIT)
         return made
 
-    def _dice_by_value(
-        self, raw: list[Mapping[str, Any]], locale: str
-    ) -> tuple[list[dict[str, Any]], str, str]:
-        """``_dice`` remembered by the dice's values (and their types): rules that build a
-        new throw each roll (Savage Worlds) still show the same few throws again."""
-        try:
-            key = (
-                tuple(
-                    tuple((k, tuple(v) if type(v) is list else v, type(v)) for k, v in d.items())
-                    for d in raw
-                ),
-                locale,
+    def _dice_view(self, memo: _LocaleViews, raw: Any, locale: str) -> _Dice:
+        """A card's dice not found by the identity of their JSON list: put together from
+        its dice (``_die``) and remembered by that identity (the entry holds the list)."""
+        shown = [self._die(memo, d, locale) for d in raw]
+        if shown:
+            made = _Dice(
+                [die[0] for die in shown],
+                '<div class="vtt-dice">' + "".join(die[1] for die in shown) + "</div>",
+                "\n" + " ".join(die[2] for die in shown),
             )
-            found = self._dice_values.get(key)
+        else:
+            made = _Dice([], "", "")
+        memo.remember(raw, made)
+        return made
+
+    def _die(self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str) -> tuple[Any, str, str]:
+        """One die's view, HTML and text, remembered by its values (and their types):
+        rules that build a new throw each roll (Savage Worlds) or roll many different
+        throws (o3d10's three d10) still show the same few dice again."""
+        try:
+            key = tuple((k, tuple(v) if type(v) is list else v, type(v)) for k, v in raw.items())
+            found = memo.die.get(key)
         except TypeError:  # a value that cannot be a key: rendered as it is
-            return self._dice(raw, locale)
+            return self._render_die(raw, locale)
         if found is None:
-            found = self._dice(raw, locale)
-            if len(self._dice_values) >= _VALUES_LIMIT:
-                self._dice_values.clear()
-            self._dice_values[key] = found
+            found = self._render_die(raw, locale)
+            if len(memo.die) >= _VALUES_LIMIT:
+                memo.die.clear()
+            memo.die[key] = found
         return found
 
+    def _render_die(self, raw: Mapping[str, Any], locale: str) -> tuple[Any, str, str]:
+        die = {**raw, "total": sum(raw["faces"])}
+        faces = die["faces"]
+        text = "+".join(str(f) for f in faces) + ("" if die["kept"] else "×")
+        return die, self._die_html(die, locale), text
+
+    def _sections_view(self, memo: _LocaleViews, raw: Any, locale: str) -> _Sections:
+        """A card's sections not found by the identity of their JSON list: found by their
+        texts (``_sections_by_texts``) and remembered by that identity (the entry holds
+        the list)."""
+        made = self._sections_by_texts(memo, raw, locale)
+        memo.remember(raw, made)
+        return made
+
     def _sections_by_texts(
-        self, raw: list[Mapping[str, Any]], locale: str
-    ) -> tuple[list[dict[str, Any]], str, list[str]]:
+        self, memo: _LocaleViews, raw: list[Mapping[str, Any]], locale: str
+    ) -> _Sections:
         """``_sections`` remembered by the identity of the sections' texts (shared by the
         rules, see ``JsonTexts.pair``) and their plain values: rules that build new
         sections each roll from shared lines still render each combination once. The
         entry holds ``raw``, which holds those texts, so their ids are not reused while
         it lives."""
         try:
-            key = (
-                tuple(
-                    (
-                        id(section["title"]),
-                        tuple(
-                            (
-                                id(line["label"]),
-                                id(line["value"])
-                                if isinstance(line["value"], dict)
-                                else (line["value"], type(line["value"])),
-                            )
-                            for line in section["lines"]
-                        ),
-                    )
-                    for section in raw
-                ),
-                locale,
+            key = tuple(
+                (
+                    id(section["title"]),
+                    tuple(
+                        (
+                            id(line["label"]),
+                            id(line["value"])
+                            if isinstance(line["value"], dict)
+                            else (line["value"], type(line["value"])),
+                        )
+                        for line in section["lines"]
+                    ),
+                )
+                for section in raw
             )
-            hit = self._section_texts.get(key)
+            hit = memo.section_texts.get(key)
         except TypeError:
             return self._sections(raw, locale)
         if hit is not None:
-            found: tuple[list[dict[str, Any]], str, list[str]] = hit[1]
+            found: _Sections = hit[1]
             return found
         made = self._sections(raw, locale)
-        if len(self._section_texts) >= _VALUES_LIMIT:
-            self._section_texts.clear()
-        self._section_texts[key] = (raw, made)
+        if len(memo.section_texts) >= _VALUES_LIMIT:
+            memo.section_texts.clear()
+        memo.section_texts[key] = (raw, made)
         return made
 
-    def _dice(
-        self, raw: list[Mapping[str, Any]], locale: str
-    ) -> tuple[list[dict[str, Any]], str, str]:
-        """The dice views, their HTML and their line of the card's text."""
-        dice = [{**d, "total": sum(d["faces"])} for d in raw]
-        html = "".join(self._die_html(die, locale) for die in dice)
-        text = " ".join(
-            ("+".join(str(f) for f in d["faces"])) + ("" if d["kept"] else "×") for d in dice
-        )
-        return dice, html, text
-
-    def _sections(
-        self, raw: list[Mapping[str, Any]], locale: str
-    ) -> tuple[list[dict[str, Any]], str, list[str]]:
-        """The section views, their HTML and their lines of the card's text."""
+    def _sections(self, raw: list[Mapping[str, Any]], locale: str) -> _Sections:
+        """The section views, their HTML and their lines of the card's text (each line
+        after a newline)."""
         pair = self._texts.pair
         section_pairs = [
             (
@@ -411,20 +518,61 @@ class Renderer:
         text: list[str] = []
         for title, lines in section_pairs:
             if title is not None and title[0]:
-                text.append(title[0])
-            text.extend(f"  {line[0]}" for line in lines)
-        return sections, "".join(parts), text
+                text.append(f"\n{title[0]}")
+            text.extend(f"\n  {line[0]}" for line in lines)
+        return _Sections(sections, "".join(parts), "".join(text))
 
-    def _outcome(self, raw: Mapping[str, Any], locale: str) -> tuple[dict[str, Any], str]:
-        """The outcome's view and its label escaped for HTML."""
-        label = self._texts.pair(raw["label"], locale)
+    def _outcome_view(self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str) -> _Outcome:
+        """The outcome's view, CSS key, HTML and text line, remembered by the identity of
+        its JSON (the entry holds it)."""
+        plain, marked = self._texts.pair(raw["label"], locale)
         view = {
             "key": raw["key"],
-            "label": label[0],
+            "label": plain,
             "success": raw["success"],
             "margin": raw["margin"],
         }
-        return view, label[1]
+        made = _Outcome(
+            view,
+            _css(raw["key"]),
+            f'<div class="vtt-outcome">{marked}</div>',
+            f"\n=> {plain}",
+        )
+        memo.remember(raw, made)
+        return made
+
+    def _actions(
+        self,
+        follows: list[Mapping[str, Any]],
+        card_html: str,
+        locale: str,
+        used: Collection[str],
+    ) -> tuple[list[dict[str, Any]], str, str]:
+        """A card's follow-up actions: their views, the HTML footer (``card_html`` is the
+        card id escaped) and their lines of the card's text."""
+        pair = self._texts.pair
+        labels = [pair(f["label"], locale) for f in follows]
+        actions = [
+            {
+                "id": f["id"],
+                "label": label[0],
+                "actor": f["actor"],
+                "allowed": f["allowed"],
+                "once": f["once"],
+                "used": f["id"] in used,
+                "ask": self._params(f["ask"], locale),
+            }
+            for f, label in zip(follows, labels, strict=True)
+        ]
+        parts = ['<footer class="vtt-actions">']
+        for shown, label in zip(actions, labels, strict=True):
+            disabled = " disabled" if shown["used"] else ""
+            parts.append(
+                f'<button type="button" class="vtt-follow" data-card="{card_html}"'
+                f' data-action="{_escape(shown["id"])}"{disabled}>{label[1]}</button>'
+            )
+        parts.append("</footer>")
+        return actions, "".join(parts), "".join(f"\n[{label[0]}]" for label in labels)
 
     def _line_pair(self, line: Mapping[str, Any], locale: str) -> tuple[str, str]:
         label, label_html = self._texts.pair(line["label"], locale)
@@ -439,10 +587,6 @@ class Renderer:
         return f"{label}: {shown}", f"{label_html}: {shown_html}"
 
     def _die_html(self, die: Mapping[str, Any], locale: str) -> str:
-        key = (die["sides"], tuple(die["faces"]), die["role"], die["kept"], locale)
-        found = self._dice_html.get(key)
-        if found is not None:
-            return found
         classes = ["vtt-die", f"vtt-d{int(die['sides'])}", f"vtt-role-{_css(die['role'])}"]
         if not die["kept"]:
             classes.append("vtt-dropped")
@@ -450,66 +594,10 @@ class Renderer:
             classes.append("vtt-ace")
         faces = "+".join(str(int(f)) for f in die["faces"])
         role = _escape(self._role(str(die["role"]), locale))
-        found = (
+        return (
             f'<span class="{" ".join(classes)}" title="{role} (d{int(die["sides"])})">'
             f"{faces}</span>"
         )
-        if len(self._dice_html) < _MEMO_LIMIT:
-            self._dice_html[key] = found
-        return found
-
-    def _card_html(
-        self,
-        view: Mapping[str, Any],
-        title: str,
-        dice: str,
-        sections: str,
-        outcome: str | None,
-        action_labels: list[str],
-    ) -> str:
-        """The card as HTML; ``title``, ``outcome`` and ``action_labels`` are the texts
-        already escaped, ``dice`` and ``sections`` their HTML."""
-        outcome_key = _css(view["outcome"]["key"]) if view["outcome"] else "none"
-        card_id = _escape(view["card_id"])
-        parts = [
-            f'<div class="vtt-card vtt-card--{_css(view["kind"])} vtt-outcome--{outcome_key}"'
-            f' data-card="{card_id}" data-seq="{view["seq"]}">',
-            "<header>",
-        ]
-        if view["speaker_name"]:
-            parts.append(f'<span class="vtt-speaker">{_escape(view["speaker_name"])}</span>')
-        parts.append(f'<h3 class="vtt-title">{title}</h3>')
-        parts.append("</header>")
-        if view["dice"]:
-            parts.append(f'<div class="vtt-dice">{dice}</div>')
-        parts.append(sections)
-        if outcome is not None:
-            parts.append(f'<div class="vtt-outcome">{outcome}</div>')
-        if view["actions"]:
-            parts.append('<footer class="vtt-actions">')
-            for shown, label in zip(view["actions"], action_labels, strict=True):
-                disabled = " disabled" if shown["used"] else ""
-                parts.append(
-                    f'<button type="button" class="vtt-follow" data-card="{card_id}"'
-                    f' data-action="{_escape(shown["id"])}"{disabled}>{label}</button>'
-                )
-            parts.append("</footer>")
-        parts.append("</div>")
-        return "".join(parts)
-
-    def _card_text(self, view: Mapping[str, Any], dice: str, sections: list[str]) -> str:
-        lines = []
-        head = view["title"]
-        if view["speaker_name"]:
-            head = f"{view['speaker_name']}: {head}"
-        lines.append(head)
-        if view["dice"]:
-            lines.append(dice)
-        lines.extend(sections)
-        if view["outcome"]:
-            lines.append(f"=> {view['outcome']['label']}")
-        lines.extend(f"[{a['label']}]" for a in view["actions"])
-        return "\n".join(lines)
 
     # -- actors and statuses ----------------------------------------------------
     def labels(self, statuses: Collection[str], locale: str) -> dict[str, str]:
@@ -635,11 +723,12 @@ class Renderer:
                 whisper = push.get("whisper")
                 if whisper is not None and role != "gm" and user not in whisper:
                     continue
-                card_id = f"{seq}.{push['index']}"
-                marks = {action for cid, action in used if cid == card_id}
-                body = self.card(
-                    card, seq=seq, card_id=card_id, world=world, locale=locale, used=marks
-                )
+                index = push["index"]
+                card_id = f"{seq}.{index}"
+                # A card id of two numbers has nothing to escape (the stored index is one).
+                card_html = card_id if type(index) is int else _escape(card_id)
+                marks = {action for cid, action in used if cid == card_id} if used else ()
+                body = self._card(card, seq, card_id, card_html, world, locale, marks)
                 out.append(("chat_card", body))
             elif kind == "token_status":
                 out.append(
