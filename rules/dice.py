@@ -14,9 +14,9 @@ import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, final
 
-from rules.records import fast_init
+from rules.records import native_record
 
 MAX_SIDES = 1000
 """The largest die any system rolls (d100 is read from two d10, so this is generous)."""
@@ -172,13 +172,20 @@ class SeededDice:
         return self._rng.randint(1, sides)
 
 
-@fast_init
+@final
 @dataclass(frozen=True)
 class Draw:
     """One die served by a source: its number of sides and the face that came up."""
 
     sides: int
     face: int
+
+    def __init__(self, sides: int, face: int) -> None:
+        self.sides = sides  # type: ignore[misc]
+        self.face = face  # type: ignore[misc]
+
+
+native_record(Draw)
 
 
 class ScriptedDice:
@@ -237,7 +244,7 @@ class RecordingDice:
         return face
 
 
-@fast_init
+@final
 @dataclass(frozen=True)
 class Die:
     """One physical die as it was rolled.
@@ -256,6 +263,15 @@ class Die:
     kept: bool = True
     group: int = 0
 
+    def __init__(
+        self, sides: int, faces: tuple[int, ...], role: str, kept: bool = True, group: int = 0
+    ) -> None:
+        self.sides = sides  # type: ignore[misc]
+        self.faces = faces  # type: ignore[misc]
+        self.role = role  # type: ignore[misc]
+        self.kept = kept  # type: ignore[misc]
+        self.group = group  # type: ignore[misc]
+
     @property
     def total(self) -> int:
         return sum(self.faces)
@@ -272,6 +288,9 @@ class Die:
         if kept == self.kept:
             return self  # a frozen value: the same die serves
         return Die(self.sides, self.faces, self.role, kept, self.group)
+
+
+native_record(Die)
 
 
 def faces_of(dice: Sequence[Die]) -> list[int]:

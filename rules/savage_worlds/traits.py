@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, final
 
 from rules.dice import DiceSource, Die
 from rules.model import Line, Outcome, RulesError, Text, t
-from rules.records import fast_init
+from rules.records import native_record
 from rules.savage_worlds.shared import SHEET_TABLE_SIZE, remember, roll_ace, set_aside
 from rules.savage_worlds.sheet import Sheet
 from rules.savage_worlds.state import Draft, in_combat, wound_penalty
@@ -31,14 +31,21 @@ from rules.savage_worlds.tables import (
 )
 
 
-@fast_init
+@final
 @dataclass(frozen=True)
 class Modifier:
     key: str
     value: int
 
+    def __init__(self, key: str, value: int) -> None:
+        self.key = key  # type: ignore[misc]
+        self.value = value  # type: ignore[misc]
 
-@fast_init
+
+native_record(Modifier)
+
+
+@final
 @dataclass(frozen=True)
 class TraitDie:
     """Which die a trait rolls and the modifiers the sheet itself brings."""
@@ -48,6 +55,23 @@ class TraitDie:
     die: int
     modifiers: tuple[Modifier, ...]
     unskilled: bool = False
+
+    def __init__(
+        self,
+        key: str,
+        label: Text,
+        die: int,
+        modifiers: tuple[Modifier, ...],
+        unskilled: bool = False,
+    ) -> None:
+        self.key = key  # type: ignore[misc]
+        self.label = label  # type: ignore[misc]
+        self.die = die  # type: ignore[misc]
+        self.modifiers = modifiers  # type: ignore[misc]
+        self.unskilled = unskilled  # type: ignore[misc]
+
+
+native_record(TraitDie)
 
 
 def trait_label(key: str) -> Text:
@@ -135,7 +159,7 @@ def situation_modifiers(
     return tuple(mods)
 
 
-@fast_init
+@final
 @dataclass(frozen=True)
 class TraitResult:
     """A trait roll. Everything after ``critical_failure_rule`` is read off the dice once, by
@@ -155,6 +179,34 @@ class TraitResult:
     success: bool = field(compare=False, repr=False)
     raises: int = field(compare=False, repr=False)
 
+    def __init__(
+        self,
+        trait: TraitDie,
+        die: Die,
+        wild: Die | None,
+        modifiers: tuple[Modifier, ...],
+        tn: int,
+        critical_failure_rule: bool,
+        modifier: int,
+        kept_total: int,
+        total: int,
+        critical_failure: bool,
+        success: bool,
+        raises: int,
+    ) -> None:
+        self.trait = trait  # type: ignore[misc]
+        self.die = die  # type: ignore[misc]
+        self.wild = wild  # type: ignore[misc]
+        self.modifiers = modifiers  # type: ignore[misc]
+        self.tn = tn  # type: ignore[misc]
+        self.critical_failure_rule = critical_failure_rule  # type: ignore[misc]
+        self.modifier = modifier  # type: ignore[misc]
+        self.kept_total = kept_total  # type: ignore[misc]
+        self.total = total  # type: ignore[misc]
+        self.critical_failure = critical_failure  # type: ignore[misc]
+        self.success = success  # type: ignore[misc]
+        self.raises = raises  # type: ignore[misc]
+
     @property
     def dice(self) -> tuple[Die, ...]:
         if self.wild is None:
@@ -162,6 +214,9 @@ class TraitResult:
         if sum(self.wild.faces) > sum(self.die.faces):  # the wild die counts
             return (set_aside(self.die), self.wild)
         return (self.die, set_aside(self.wild))
+
+
+native_record(TraitResult)
 
 
 def roll_trait_check(

@@ -3,6 +3,7 @@ reloading, aiming, and the refusals."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -296,14 +297,8 @@ def test_refusals_of_fire() -> None:
         )
         == "surprise_melee_only"
     )
-    empty = world.with_actor(
-        world.actors["maton"].__class__(
-            **{
-                **world.actors["maton"].__dict__,
-                "state": {**world.actors["maton"].state, "ammo": {"revolver": 2}},
-            }
-        )
-    )
+    maton = world.actors["maton"]
+    empty = world.with_actor(replace(maton, state={**maton.state, "ammo": {"revolver": 2}}))
     assert (
         _code(
             lambda: run(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -143,12 +144,7 @@ def test_unknown_and_malformed_requests() -> None:
         SYSTEM.check_action(world, Action("attack", "frances", {"weapon": "espada"}))
     assert error.value.code == "invalid_targets"
     broken = world.with_actor(
-        make_actor("roto", GOOD).__class__(
-            **{
-                **make_actor("roto", GOOD).__dict__,
-                "state": {"wounds": "x", "round": {"actions": "many"}},
-            }
-        )
+        replace(make_actor("roto", GOOD), state={"wounds": "x", "round": {"actions": "many"}})
     )
     with pytest.raises(RulesError) as error:
         SYSTEM.resolve(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -202,9 +203,7 @@ def test_incapacitated_heals_badly_without_medicine() -> None:
     assert healed.actors["frances"].state["losses"] == {"agilidad": 1}
     assert healed.actors["espanol"].state["losses"] == {"resistencia": 1}
     by_location = _advance(
-        world.__class__(
-            **{**world.__dict__, "settings": {**world.settings, "injury_by": "location"}}
-        ),
+        replace(world, settings={**world.settings, "injury_by": "location"}),
         "day",
         60,
     )
