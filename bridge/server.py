@@ -692,24 +692,8 @@ class Bridge:
     ) -> Flight:
         """Hand the event to the store and make it the world's state in memory."""
         seq = runtime.seq + 1
-        request_id = str(payload["id"])
-        pushes = result.pushes
-        # The record as :meth:`_record` makes it (written out here: one call less a request).
-        record = NewEvent(
-            seq=seq,
-            request_id=request_id,
-            event=event,
-            user=session.user,
-            role=session.role,
-            payload=payload,
-            payload_hash=digest,
-            draws=[[d.sides, d.face] for d in dice.draws],
-            pushes=pushes,
-            undo=result.undo,
-            created_at=now(),
-            used_follow_ups=result.used_follow_ups,
-            released_follow_ups=result.released_follow_ups,
-        )
+        record = self._record(seq, session, event, payload, digest, dice, result)
+        request_id, pushes = record.request_id, result.pushes
         if runtime.request_ids is not None:
             runtime.request_ids.add(hash(request_id))
         world = result.world
