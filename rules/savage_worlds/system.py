@@ -21,7 +21,6 @@ from rules.model import (
     Text,
     TimeStep,
     World,
-    WorldChange,
     t,
 )
 from rules.params import CheckedParams, Param, validate_params
@@ -45,7 +44,7 @@ from rules.savage_worlds.sheet import parse_sheet, sheet_to_json
 from rules.savage_worlds.state import initial_state
 from rules.savage_worlds.tables import INJURY_KEYS, parse_injury_table
 from rules.system import ActionSpec, Button, RuleSystem
-from rules.system_core import apply_effects, sets_nothing_new
+from rules.system_core import apply_effects
 from rules.tracker import Combat, Initiative, Slot
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
@@ -215,51 +214,6 @@ def _quick(
     return values
 
 
-def _apply_all(world: World, effects: tuple[Effect, ...]) -> World:
-    """``rules.system.apply_effects`` in one pass: the same world, one new actor mapping and
-    one new data mapping whatever the number of effects."""
-    held = world.actors
-    if type(held) is not dict:  # plain dicts (dict calls) only
-        return apply_effects(world, effects)
-    actors: dict[str, Actor] | None = None
-    data: dict[str, Any] | None = None
-    for effect in effects:
-        if type(effect) is WorldChange:
-            data = {**(world.data if data is None else data), **effect.data}
-            continue
-        assert isinstance(effect, ActorChange)
-        actor = (held if actors is None else actors).get(effect.actor_id)
-        if actor is None:
-            world.actor(effect.actor_id)  # refused there (unknown_actor)
-            raise AssertionError
-        add, remove = effect.add, effect.remove
-        statuses = frozenset((actor.statuses - remove) | add) if add or remove else actor.statuses
-        if statuses == actor.statuses and sets_nothing_new(actor.state, effect.state):
-            continue  # the same actor (as apply_effects): identity memos keep hitting
-        if actors is None:
-            actors = dict(held)
-        actors[actor.id] = Actor(
-            actor.id,
-            actor.name,
-            actor.owner,
-            actor.sheet,
-            {**actor.state, **effect.state},
-            statuses,
-            actor.token,
-            actor.hidden,
-        )
-    if actors is None and data is None:
-        return world
-    return World(
-        world.id,
-        world.name,
-        world.system,
-        world.settings,
-        world.actors if actors is None else actors,
-        world.data if data is None else data,
-    )
-
-
 class SavageWorlds(RuleSystem):
     id: ClassVar[str] = "savage_worlds"
     names: ClassVar[Mapping[str, str]] = {"es": "Savage Worlds", "en": "Savage Worlds"}
@@ -375,7 +329,7 @@ class SavageWorlds(RuleSystem):
         return found
 
     def apply(self, world: World, resolution: Resolution) -> World:
-        return _apply_all(world, resolution.effects)
+        return apply_effects(world, resolution.effects)
 
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
         kind = action.kind
@@ -406,7 +360,6 @@ class SavageWorlds(RuleSystem):
         self, world: World, actor_id: str, add: frozenset[str], remove: frozenset[str]
     ) -> tuple[Effect, ...]:
         """A GM's hand: removing 'wounded' also clears the wound count; 'dead' stops bleeding."""
-        from rules.model import ActorChange
 
         state: dict[str, Any] = {}
         if "wounded" in remove:
