@@ -636,6 +636,15 @@ class AsyncStore:
     gathering's iterations), one queue put and one wake-up of the event loop, which sets
     the group's futures: no executor future, no task, nothing per event beyond its own
     future.
+
+    The loop and the writer do not wait for each other: a group is handed over as soon
+    as it is gathered, even while the writer is still writing an earlier one, and the
+    writer, once a transaction is on disk, takes every group handed over meanwhile into
+    its next transaction at once (up to ``GROUP_LIMIT`` events), without waiting for the
+    loop to hear of the last one. (Before, the next group was gathered only once the loop
+    had answered the last: the writer sat idle for the loop's wake-up, the gathering and
+    its own wake-up, ~4-5 ms a cycle served, while requests waited; docs/performance.md,
+    "Eighth pass".)
     """
 
     GATHER_ROUNDS = 32
@@ -647,7 +656,7 @@ class AsyncStore:
     GATHER_SECONDS = 0.002
     """Time a group may wait for more events at most (a busy loop never goes quiet)."""
     GROUP_LIMIT = 256
-    """Events in one group at most."""
+    """Events in one group, and in one transaction, at most."""
 
     def __init__(self, store: Store) -> None:
         self.sync = store
@@ -657,8 +666,10 @@ class AsyncStore:
         # handed over as they are, no tuple a item rebuilt).
         self._items: list[tuple[str, NewEvent, dict[str, Any] | str]] = []
         self._futures: list[asyncio.Future[None]] = []
-        self._busy = False
-        """A group is being gathered or written (one at a time, in submission order)."""
+        self._gathering = False
+        """A group is being gathered (one at a time, handed over in submission order)."""
+        self._pending = 0
+        """Groups handed over to the writer and not answered yet."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._idle: asyncio.Future[None] | None = None
         """Set once nothing is gathered or written any more (what :meth:`close` awaits)."""
@@ -671,7 +682,7 @@ class AsyncStore:
         self._groups: queue.SimpleQueue[_Group | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self.commits = 0
-        """Groups written so far (diagnosis and tests)."""
+        """Transactions written so far (diagnosis and tests)."""
 
     async def append(self, world_id: str, event: NewEvent, state: dict[str, Any] | str) -> None:
         """Durably write one event; events of other worlds arriving meanwhile share its commit.
@@ -692,22 +703,24 @@ class AsyncStore:
         future: asyncio.Future[None] = loop.create_future()
         self._items.append((world_id, event, state))
         self._futures.append(future)
-        if not self._busy:
+        if not self._gathering:
             # Not tied to any request (a cancelled request must not leave others waiting).
-            self._busy = True
+            self._gathering = True
             self._loop = loop
             self._gather()
         return future
 
     def _gather(self) -> None:
-        """Start gathering the next group: before it is written, let the requests already
-        read from the sockets reach the store, so they share its commit instead of each
-        waiting for a commit of its own: the loop iterates until it brings no new event
-        for ``GATHER_QUIET`` iterations, or ``GATHER_SECONDS`` passed, or the group is
-        full, or ``GATHER_ROUNDS`` iterations went by (:meth:`_tick`, once an iteration).
-        A commit's fixed cost (the transaction, the sync, the thread hand-off) is then
-        shared by more events; a lone request waits a few loop iterations. (One callback
-        an iteration, not a task sleeping: the same count of iterations for less.)"""
+        """Start gathering the next group: before it is handed over, let the requests
+        already read from the sockets reach the store, so they share its commit instead
+        of each waiting for a commit of its own: the loop iterates until it brings no new
+        event for ``GATHER_QUIET`` iterations, or ``GATHER_SECONDS`` passed, or the group
+        is full, or ``GATHER_ROUNDS`` iterations went by (:meth:`_tick`, once an
+        iteration). A commit's fixed cost (the transaction, the sync, the thread hand-off)
+        is then shared by more events; a lone request waits a few loop iterations. (One
+        callback an iteration, not a task sleeping: the same count of iterations for
+        less.) A writer still busy with an earlier group adds the groups handed over
+        meanwhile to its next transaction (:func:`_write_groups`)."""
         loop = self._loop
         assert loop is not None
         self._deadline = loop.time() + self.GATHER_SECONDS
@@ -739,7 +752,8 @@ class AsyncStore:
 
     def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand the gathered group (its first ``GROUP_LIMIT`` events) to the writer
-        thread; :meth:`_answer` gets its outcome on this loop."""
+        thread, whatever it is doing; :meth:`_answer` gets its outcome on this loop. The
+        events left over start the next gathering at once."""
         items, futures = self._items, self._futures
         limit = self.GROUP_LIMIT
         if len(items) > limit:
@@ -756,29 +770,31 @@ class AsyncStore:
             )
             self._writer.start()
             weakref.finalize(self, self._groups.put, None)
-        self._groups.put(_Group(items, self.sync.append_many, loop, futures, self._answer))
+        self._pending += 1
+        self._groups.put(_Group(items, self.sync.append_many, loop, futures, self._answer, limit))
+        if self._items:
+            self._gather()
+        else:
+            self._gathering = False
 
-    def _answer(
-        self, futures: list[asyncio.Future[None]], outcome: list[StoreError | None] | Exception
-    ) -> None:
-        """On the loop, once a group is written (or failed): every event's future set,
-        then the next group gathered if events wait (else the store is idle)."""
+    def _answer(self, answered: list[tuple[list[asyncio.Future[None]], _Outcome]]) -> None:
+        """On the loop, once a transaction is written (or failed): every event's future
+        of each group it held set (in the order they were handed over)."""
         try:
             self.commits += 1
-            if isinstance(outcome, Exception):  # the writer itself failed: nothing written
-                outcome = [StoreError(str(outcome)) for _ in futures]
-            for future, error in zip(futures, outcome, strict=True):
-                if future.done():  # (cancelled by its requester: the write stands)
-                    continue
-                if error is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(error)
+            for futures, outcome in answered:
+                self._pending -= 1
+                if isinstance(outcome, Exception):  # the writer failed: nothing written
+                    outcome = [StoreError(str(outcome)) for _ in futures]
+                for future, error in zip(futures, outcome, strict=True):
+                    if future.done():  # (cancelled by its requester: the write stands)
+                        continue
+                    if error is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(error)
         finally:
-            if self._items:
-                self._gather()
-            else:
-                self._busy = False
+            if not self._pending and not self._gathering:
                 idle = self._idle
                 if idle is not None and not idle.done():
                     idle.set_result(None)
@@ -796,7 +812,7 @@ class AsyncStore:
 
     async def close(self) -> None:
         """Write what was submitted, then stop the writer and close the store."""
-        if self._busy:
+        if self._gathering or self._pending:
             self._idle = asyncio.get_running_loop().create_future()
             await asyncio.shield(self._idle)
         writer = self._writer
@@ -808,10 +824,15 @@ class AsyncStore:
         self._executor.shutdown(wait=True)
 
 
+_Outcome = list[StoreError | None] | Exception
+"""What a transaction's write gave a group: each event's error (None: written), or the
+exception the store call itself raised (nothing of it written)."""
+
+
 class _Group:
     """One group commit on its way to the writer thread, and back."""
 
-    __slots__ = ("answer", "futures", "items", "loop", "write")
+    __slots__ = ("answer", "futures", "items", "limit", "loop", "write")
 
     def __init__(
         self,
@@ -821,30 +842,73 @@ class _Group:
         ],
         loop: asyncio.AbstractEventLoop,
         futures: list[asyncio.Future[None]],
-        answer: Callable[[list[asyncio.Future[None]], list[StoreError | None] | Exception], None],
+        answer: Callable[[list[tuple[list[asyncio.Future[None]], _Outcome]]], None],
+        limit: int,
     ) -> None:
         self.items = items
         self.write = write
         self.loop = loop
         self.futures = futures
         self.answer = answer
+        self.limit = limit
 
 
 def _write_groups(groups: queue.SimpleQueue[_Group | None]) -> None:
-    """The writer thread: one group after another, each answered with one call into its
-    event loop's thread; ``None`` ends it."""
+    """The writer thread: one transaction after another (:func:`_write_batch`); ``None``
+    ends it, after every group put before it."""
+    carried: _Group | None = None
     while True:
-        group = groups.get()
+        group = carried if carried is not None else groups.get()
         if group is None:
             return
-        outcome: list[StoreError | None] | Exception
+        carried, ending = _write_batch(group, groups)
+        del group  # nothing written stays alive while waiting (nor its store)
+        if ending:
+            return
+
+
+def _write_batch(
+    group: _Group, groups: queue.SimpleQueue[_Group | None]
+) -> tuple[_Group | None, bool]:
+    """One transaction holding ``group`` and every group handed over after it while the
+    last transaction was written (up to the group limit of events), answered with one
+    call into the loop's thread. Returns the group taken that did not fit (the next
+    transaction's first) and whether ``None`` was taken (the writer's end)."""
+    batch = [group]
+    items = group.items
+    carried: _Group | None = None
+    ending = False
+    while True:
         try:
-            outcome = group.write(group.items)
-        except Exception as exc:  # reported on the loop, where the futures live
-            outcome = exc
-        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for it
-            group.loop.call_soon_threadsafe(group.answer, group.futures, outcome)
-        del group, outcome  # nothing of a written group stays alive while waiting
+            more = groups.get_nowait()
+        except queue.Empty:
+            break
+        if more is None:
+            ending = True
+            break
+        if len(items) + len(more.items) > group.limit:
+            carried = more
+            break
+        if len(batch) == 1:
+            items = list(items)
+        items.extend(more.items)
+        batch.append(more)
+    outcome: _Outcome
+    try:
+        outcome = group.write(items)
+    except Exception as exc:  # reported on the loop, where the futures live
+        outcome = exc
+    answered: list[tuple[list[asyncio.Future[None]], _Outcome]] = []
+    start = 0
+    for part in batch:
+        end = start + len(part.items)
+        answered.append(
+            (part.futures, outcome if isinstance(outcome, Exception) else outcome[start:end])
+        )
+        start = end
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for it
+        group.loop.call_soon_threadsafe(group.answer, answered)
+    return carried, ending
 
 
 def event_row(world_id: str, event: NewEvent) -> EventRow:

@@ -174,3 +174,42 @@ async def test_close_waits_for_the_group_being_gathered(tmp_path: Path) -> None:
     await store.close()
     assert first.done() and first.exception() is None
     assert second.done() and second.exception() is None
+
+
+async def test_groups_handed_over_while_the_writer_writes_share_its_next_transaction(
+    tmp_path: Path,
+) -> None:
+    """The loop hands a group over as soon as it is gathered, even while the writer is
+    still on an earlier one; once that one is on disk, the writer takes every group
+    waiting into one transaction, in the order they were handed over (each group's
+    futures answered with its own events' outcomes)."""
+    sync = sqlite_with(tmp_path, 3)
+    counting = Counting(sync)
+    entered, release = threading.Event(), threading.Event()
+    original = counting.original
+
+    def held_first(items: list[tuple[str, NewEvent, str]]) -> list[StoreError | None]:
+        if len(counting.groups) == 1:
+            entered.set()
+            release.wait(timeout=30)  # a bound, not a timing assertion
+        return original(items)  # type: ignore[arg-type]
+
+    counting.original = held_first  # type: ignore[assignment]
+    store = AsyncStore(sync)
+    first = store.submit("w0", event(1, "a"), STATE)
+    while not entered.is_set():  # the first group handed over; the writer holds it
+        await asyncio.sleep(0.001)
+    later = []
+    for seq, world in ((1, "w1"), (2, "w0"), (5, "w2"), (3, "w0")):  # w2: not its next seq
+        later.append(store.submit(world, event(seq, f"{world}-{seq}"), STATE))
+        while store._gathering:  # each its own group, handed over while the writer waits
+            await asyncio.sleep(0)
+    assert store._pending == 5
+    release.set()
+    results = await asyncio.gather(first, *later, return_exceptions=True)
+    assert counting.groups == [1, 4] and store.commits == 2
+    assert [isinstance(r, StoreError) for r in results] == [False, False, False, True, False]
+    assert [r is None for r in results] == [True, True, True, False, True]
+    assert [e.seq for e in sync.events_after("w0", 0)] == [1, 2, 3]
+    assert sync.load_world("w2").seq == 0  # type: ignore[union-attr]
+    await store.close()
