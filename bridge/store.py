@@ -137,6 +137,41 @@ class NewEvent:
     used_follow_ups: tuple[tuple[str, str], ...] = ()
     released_follow_ups: tuple[tuple[str, str], ...] = ()
 
+    def __init__(
+        self,
+        seq: int,
+        request_id: str,
+        event: str,
+        user: str,
+        role: str,
+        payload: dict[str, Any],
+        payload_hash: str,
+        draws: list[list[int]],
+        pushes: list[dict[str, Any]],
+        undo: dict[str, Any] | None,
+        created_at: str,
+        used_follow_ups: tuple[tuple[str, str], ...] = (),
+        released_follow_ups: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        """The fields written into the instance's dict directly: the generated frozen
+        ``__init__`` calls ``object.__setattr__`` once a field, ~2-3x the cost (every
+        accepted request makes one; docs/performance-served.md, "Eighth pass"). The same
+        fields, order and defaults (tests/bridge/test_store.py checks them)."""
+        fields = self.__dict__
+        fields["seq"] = seq
+        fields["request_id"] = request_id
+        fields["event"] = event
+        fields["user"] = user
+        fields["role"] = role
+        fields["payload"] = payload
+        fields["payload_hash"] = payload_hash
+        fields["draws"] = draws
+        fields["pushes"] = pushes
+        fields["undo"] = undo
+        fields["created_at"] = created_at
+        fields["used_follow_ups"] = used_follow_ups
+        fields["released_follow_ups"] = released_follow_ups
+
 
 def _loads(text: str) -> Any:
     """An event's JSON column read back: orjson (several times faster on a card's pushes
