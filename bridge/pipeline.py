@@ -41,53 +41,55 @@ class Flight:
     previous: Flight | None
     """The world's flight before this one, until this one's pushes are out (then None, so
     landed flights are not kept alive by later ones)."""
-    durable: asyncio.Future[None] | None = None
-    ready: asyncio.Future[None] | None = None
+    durable: asyncio.Future[None]
+    """The store's write of ``record`` (completes once its transaction is on disk)."""
+    ready: asyncio.Future[None]
     """The request's own view of ``durable``: completed by the same callback that settles
     the world's durable state (so with no hop of its own), and the only future its request
     awaits for the write: a cancelled request cancels this one, never the write."""
-    ok: bool = False
-    record: NewEvent | None = None
+    record: NewEvent
     """The event as handed to the store: remembered once on disk (``WorldPipe.recent``)."""
+    pipe: WorldPipe
+    runtime: WorldRuntime
+    """The world it flies in (kept after it landed: a cancelled request lands its flight
+    before the write completes, and the write's callback still needs them)."""
+    ok: bool = False
     pushed: bool = False
     """Its pushes are out, or it failed: the next flight of the world may push."""
     waiter: asyncio.Future[None] | None = None
     """Made only when something waits for ``pushed`` (a retry, the next flight's pushes
     while this one's are not out, a settle): most flights are pushed before anyone asks,
     and a future a request was one object and one callback for nobody."""
-    pipe: WorldPipe | None = None
-    runtime: WorldRuntime | None = None
-    """The world it flies in (set by ``WorldPipe.launch``; kept after it landed: a
-    cancelled request lands its flight before the write completes, and the write's
-    callback still needs them)."""
 
     def landed(self, write: asyncio.Future[None]) -> None:
         """The write's done-callback (the first added: it runs before any waiter of the
         write resumes): the world's durable state, the record remembered, the request
         woken; on a failure the world in memory goes back to what is on disk."""
-        pipe, runtime, ready = self.pipe, self.runtime, self.ready
-        assert pipe is not None and runtime is not None and ready is not None
-        error = None if write.cancelled() else write.exception()
-        if not write.cancelled() and error is None:
+        pipe, ready = self.pipe, self.ready
+        cancelled = write.cancelled()
+        error = None if cancelled else write.exception()
+        if not cancelled and error is None:
             self.ok = True
             if self.seq > pipe.durable_seq:
                 pipe.durable_world, pipe.durable_seq = self.world, self.seq
-            record, recent = self.record, pipe.recent
-            if record is not None and recent is not None:
-                recent.remember(pipe.world_id, record)  # on disk, so kept
-        elif runtime.seq >= self.seq:
+            recent = pipe.recent
+            if recent is not None:
+                recent.remember(pipe.world_id, self.record)  # on disk, so kept
+            if not ready.done():  # else its request was cancelled: nobody waits
+                ready.set_result(None)
+            return
+        runtime = self.runtime
+        if runtime.seq >= self.seq:
             # The memory held this flight (and maybe later ones built on it): back
             # to what is on disk. Later flights fail in the store by themselves.
             runtime.world, runtime.seq = pipe.durable_world, pipe.durable_seq
             pipe.rollbacks += 1
         if ready.done():  # its request was cancelled: nobody waits
             return
-        if write.cancelled():
+        if cancelled:
             ready.cancel()
         elif error is not None:
             ready.set_exception(error)
-        else:
-            ready.set_result(None)
 
     def emitted(self) -> asyncio.Future[None]:
         """A future done once ``pushed``: wait for it through :func:`asyncio.shield` (a
@@ -131,23 +133,37 @@ class WorldPipe:
     def launch(
         self,
         runtime: WorldRuntime,
-        flight: Flight,
+        record: NewEvent,
+        world: World,
         write: asyncio.Future[None],
-    ) -> None:
-        """Make ``flight`` the world's newest state and follow its write to disk.
+    ) -> Flight:
+        """The flight of ``record`` (handed to the store: ``write``), made the world's
+        newest state, its write followed to disk.
 
-        One callback on the write does all that follows it (the durable state, the record
-        remembered, the request woken): one loop handle a request, not one per concern;
-        and a bound method of the flight, not a closure (one object a request, not a
-        function and its cells)."""
-        flight.durable = write
-        flight.ready = write.get_loop().create_future()
-        flight.pipe, flight.runtime = self, runtime
+        The flight is made here with everything it holds at once (one call a request, no
+        field set twice). One callback on the write does all that follows it (the durable
+        state, the record remembered, the request woken): one loop handle a request, not
+        one per concern; and a bound method of the flight, not a closure (one object a
+        request, not a function and its cells)."""
+        flight = Flight(
+            record.seq,
+            record.request_id,
+            record.payload_hash,
+            world,
+            record.pushes,
+            self.tail,
+            write,
+            write.get_loop().create_future(),
+            record,
+            self,
+            runtime,
+        )
         self.flights[flight.request_id] = flight
         self.tail = flight
-        runtime.world = flight.world
+        runtime.world = world
         runtime.seq = flight.seq
         write.add_done_callback(flight.landed)
+        return flight
 
     def land(self, flight: Flight) -> None:
         """The flight's pushes are out (or it failed): the next flight may push."""
