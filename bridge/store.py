@@ -121,8 +121,17 @@ class EventRow:
     created_at: str
 
 
-@dataclass(frozen=True)
+@dataclass
 class NewEvent:
+    """An accepted event as the bridge hands it to the store (never changed after).
+
+    Not ``frozen``: a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``, ~2.5 us of the loop's CPU for every accepted request (13
+    fields); a plain one stores them in the instance's own attribute values (a
+    hand-written ``__init__`` filling ``__dict__`` was as quick to make but slower to
+    read on the store's thread). Nothing assigns to a record's fields once made
+    (docs/performance-served.md, "Eighth pass")."""
+
     seq: int
     request_id: str
     event: str
@@ -136,41 +145,6 @@ class NewEvent:
     created_at: str
     used_follow_ups: tuple[tuple[str, str], ...] = ()
     released_follow_ups: tuple[tuple[str, str], ...] = ()
-
-    def __init__(
-        self,
-        seq: int,
-        request_id: str,
-        event: str,
-        user: str,
-        role: str,
-        payload: dict[str, Any],
-        payload_hash: str,
-        draws: list[list[int]],
-        pushes: list[dict[str, Any]],
-        undo: dict[str, Any] | None,
-        created_at: str,
-        used_follow_ups: tuple[tuple[str, str], ...] = (),
-        released_follow_ups: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        """The fields written into the instance's dict directly: the generated frozen
-        ``__init__`` calls ``object.__setattr__`` once a field, ~2-3x the cost (every
-        accepted request makes one; docs/performance-served.md, "Eighth pass"). The same
-        fields, order and defaults (tests/bridge/test_store.py checks them)."""
-        fields = self.__dict__
-        fields["seq"] = seq
-        fields["request_id"] = request_id
-        fields["event"] = event
-        fields["user"] = user
-        fields["role"] = role
-        fields["payload"] = payload
-        fields["payload_hash"] = payload_hash
-        fields["draws"] = draws
-        fields["pushes"] = pushes
-        fields["undo"] = undo
-        fields["created_at"] = created_at
-        fields["used_follow_ups"] = used_follow_ups
-        fields["released_follow_ups"] = released_follow_ups
 
 
 def _loads(text: str) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -311,23 +310,3 @@ def test_a_group_stores_each_json_column_as_the_text_its_encoder_gives(tmp_path:
     again = store.find_request("b", "big")
     assert again is not None and again.payload == big.payload and again.undo == {"u": 1}
     store.close()
-
-
-def test_a_new_event_holds_its_fields_as_the_dataclass_declares_them() -> None:
-    """NewEvent's hand-written ``__init__`` (bridge/store.py) takes the declared fields in
-    their order with their defaults, by position or by name, and stays frozen."""
-    names = [f.name for f in dataclasses.fields(NewEvent)]
-    values = [f"v{i}" for i in range(len(names))]
-    by_position = NewEvent(*values)  # type: ignore[arg-type]
-    by_name = NewEvent(**dict(zip(names, values, strict=True)))  # type: ignore[arg-type]
-    assert [getattr(by_position, n) for n in names] == values
-    assert by_position == by_name and hash(by_position) == hash(by_name)
-    assert list(vars(by_position)) == names
-    short = NewEvent(*values[:11])  # type: ignore[arg-type]
-    assert (short.used_follow_ups, short.released_follow_ups) == ((), ())
-    defaults = [
-        f.name for f in dataclasses.fields(NewEvent) if f.default is not dataclasses.MISSING
-    ]
-    assert defaults == ["used_follow_ups", "released_follow_ups"]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        by_position.seq = 2  # type: ignore[misc]
