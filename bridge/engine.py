@@ -239,7 +239,9 @@ def _action(
     request: ActionRequest,
     dice: DiceSource,
 ) -> Result:
-    spec = system.action_spec(request.action)
+    spec = system.actions.get(request.action)  # the declared spec, read without a call
+    if spec is None:
+        spec = system.action_spec(request.action)  # raises unknown_action
     actor_id = request.actor
     is_gm = session.role == "gm"
     if actor_id is None:
