@@ -14,11 +14,11 @@ import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, final
+from typing import ClassVar, Final, Protocol, final
 
 from rules.records import native_record
 
-MAX_SIDES = 1000
+MAX_SIDES: Final = 1000
 """The largest die any system rolls (d100 is read from two d10, so this is generous)."""
 
 
@@ -80,7 +80,7 @@ def _acceptance_limits() -> tuple[int, ...]:
     return tuple(limits)
 
 
-_LIMITS = _acceptance_limits()
+_LIMITS: Final = _acceptance_limits()
 
 
 def _byte_faces() -> tuple[tuple[int, ...], ...]:
@@ -94,7 +94,7 @@ def _byte_faces() -> tuple[tuple[int, ...], ...]:
     return tuple(tables)
 
 
-_BYTE_FACES = _byte_faces()
+_BYTE_FACES: Final = _byte_faces()
 
 
 class EntropyPool:
@@ -137,8 +137,11 @@ class SystemDice:
         if 2 <= sides <= 256:  # one byte a try, its face looked up (0: drawn again)
             faces = _BYTE_FACES[sides]
             while True:
-                value = next(pool.bytes, -1)
-                if value < 0:
+                # next() without a default: a primitive in compiled code (with one it is a
+                # generic call of the builtin); the pool runs dry once a block
+                try:
+                    value = next(pool.bytes)
+                except StopIteration:
                     pool.refill()
                     continue
                 face = faces[value]
@@ -148,12 +151,14 @@ class SystemDice:
             _check_sides(sides)
         limit = _LIMITS[sides]
         while True:  # more than 256 faces: two bytes a try
-            value = next(pool.bytes, -1)
-            if value < 0:
+            try:
+                value = next(pool.bytes)
+            except StopIteration:
                 pool.refill()
                 continue
-            low = next(pool.bytes, -1)
-            if low < 0:
+            try:
+                low = next(pool.bytes)
+            except StopIteration:
                 pool.refill()
                 continue
             value = value << 8 | low

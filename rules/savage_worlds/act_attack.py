@@ -26,7 +26,14 @@ from rules.savage_worlds.attacks import (
     strength_shortfall,
 )
 from rules.savage_worlds.cards import refuse
-from rules.savage_worlds.shared import SHEET_TABLE_SIZE, remember, roll_ace, roll_aces, set_aside
+from rules.savage_worlds.shared import (
+    SHEET_TABLE_SIZE,
+    faces_total,
+    remember,
+    roll_ace,
+    roll_aces,
+    set_aside,
+)
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import (
     COMBAT,
@@ -422,10 +429,10 @@ def throw_attack(
     attack (``prepared_attack``)."""
     trait_dice = roll_aces(roll, sides, "trait", count)
     wild = roll_ace(roll, WILD_DIE, "wild") if wild_card else None
-    totals = [sum(die.faces) for die in trait_dice]
+    totals = [faces_total(die) for die in trait_dice]
     replaced = None
     if wild is not None:
-        wild_total = sum(wild.faces)
+        wild_total = faces_total(wild)
         if count == 1:
             replaced = 0 if wild_total > totals[0] else None
         else:

@@ -35,6 +35,7 @@ from rules.dice import DiceSource
 from rules.memo import forget_oldest
 from rules.model import (
     Action,
+    Actor,
     ActorChange,
     Card,
     Effect,
@@ -215,7 +216,7 @@ def resolve_attack(
     if type(data) is not dict or type(actors) is not dict:  # plain dicts (dict calls) only
         return act_attack.resolve_attack(world, action, dice, settings)
     actor_id = action.actor_id
-    actor = actors.get(actor_id)
+    actor: Actor | None = actors.get(actor_id)  # typed: native reads (the check made it Any)
     if actor is None or data.get(COMBAT) or data.get(TRACKER):
         return act_attack.resolve_attack(world, action, dice, settings)
     statuses = actor.statuses
@@ -224,7 +225,7 @@ def resolve_attack(
     targets = action.targets
     seen: list[Any] = []
     for target in targets:
-        other = actors.get(target)
+        other: Actor | None = actors.get(target)
         if other is None or not OUT.isdisjoint(other.statuses):
             return act_attack.resolve_attack(world, action, dice, settings)
         seen.append(other.name)

@@ -38,6 +38,7 @@ from rules.dice import DiceSource, Die
 from rules.memo import forget_oldest
 from rules.model import (
     Action,
+    Actor,
     ActorChange,
     Card,
     Effect,
@@ -63,6 +64,7 @@ from rules.savage_worlds.act_damage import (
 )
 from rules.savage_worlds.shared import (
     SHEET_TABLE_SIZE,
+    faces_total,
     line,
     remember,
     roll_ace,
@@ -157,7 +159,7 @@ def resolve_damage(
         or stored["blind"]
     ):
         return act_damage.resolve_damage(world, action, dice, settings)  # refused there
-    attacker = actors.get(action.actor_id)
+    attacker: Actor | None = actors.get(action.actor_id)  # typed: native reads
     if attacker is None:
         return act_damage.resolve_damage(world, action, dice, settings)
     sheet = parse_sheet(attacker.sheet)
@@ -166,7 +168,7 @@ def resolve_damage(
         return act_damage.resolve_damage(world, action, dice, settings)
     hit = stored["hits"][index]
     target = act_damage.hit_target(stored, hit, actors)
-    victim = None if target is None else actors.get(target)
+    victim: Actor | None = None if target is None else actors.get(target)
     if target is None or victim is None or not OUT.isdisjoint(victim.statuses):
         return act_damage.resolve_damage(world, action, dice, settings)  # nobody left
     thresholds = stored["thresholds"]
@@ -211,7 +213,9 @@ def resolve_damage(
         thrown += roll_aces(roll, plan.sides, "damage", plan.count)
     if raise_:
         thrown.append(roll_ace(roll, 6, "raise"))
-    damage = sum([sum(die.faces) for die in thrown]) + plan.bonus
+    damage = plan.bonus
+    for die in thrown:
+        damage += faces_total(die)
     toughness = plan.toughness
     head = plan.heads.get(damage)
     if head is None:
@@ -478,7 +482,7 @@ def resolve_apply(
     if type(pending) is not dict:
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     hit = pending.get(pid)
-    victim = actors.get(action.actor_id)
+    victim: Actor | None = actors.get(action.actor_id)  # typed: native reads
     if type(hit) is not dict or victim is None or hit["target"] != action.actor_id:
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     state = victim.state

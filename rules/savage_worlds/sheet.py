@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceError
-from rules.memo import by_identity
+from rules.memo import remember_by_identity
 from rules.model import JsonMap, RulesError, t
 from rules.rolls import parse_expression
 from rules.savage_worlds.tables import ATTRIBUTES, ROF_AMMO, SKILL_LABELS, TRAIT_DICE
@@ -245,8 +245,22 @@ _SHEET_FIELDS = frozenset(
 )
 
 
-@by_identity()
+_PARSED: dict[int, tuple[Any, Sheet]] = {}
+"""Parsed sheets by the identity of their raw mapping (held): ``by_identity``'s table and rule,
+looked up in :func:`parse_sheet` itself so compiled callers call it natively."""
+PARSED_SIZE: Final = 256
+
+
 def parse_sheet(raw: JsonMap) -> Sheet:
+    """The sheet of ``raw``, parsed once per raw mapping object (sheets are never changed:
+    a new sheet is a new object): :func:`rules.memo.by_identity`'s memo, written out."""
+    hit = _PARSED.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    return remember_by_identity(_PARSED, raw, _parse_sheet(raw), PARSED_SIZE)
+
+
+def _parse_sheet(raw: JsonMap) -> Sheet:
     if not isinstance(raw, Mapping):
         raise _problem("a sheet must be an object", "sheet")
     unknown = set(raw) - _SHEET_FIELDS

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from rules.dice import DiceError, DiceSource
-from rules.memo import by_identity
+from rules.memo import remember_by_identity
 from rules.model import (
     Action,
     Actor,
@@ -110,10 +110,18 @@ SETTINGS: tuple[Param, ...] = (
 )
 
 
-@by_identity()
+_MERGED: dict[int, tuple[Any, Mapping[str, Any]]] = {}
+"""Merged settings by the identity of the world's settings (held): ``by_identity``'s rule."""
+
+
 def _with_defaults(settings: JsonMap) -> Mapping[str, Any]:
-    """A world's settings over the defaults, merged once per settings object (read only)."""
-    return MappingProxyType({**{param.name: param.default for param in SETTINGS}, **settings})
+    """A world's settings over the defaults, merged once per settings object (read only;
+    :func:`rules.memo.by_identity`'s memo written out, so compiled callers call it natively)."""
+    hit = _MERGED.get(id(settings))
+    if hit is not None and hit[0] is settings:
+        return hit[1]
+    merged = MappingProxyType({**{param.name: param.default for param in SETTINGS}, **settings})
+    return remember_by_identity(_MERGED, settings, merged, 256)
 
 
 REMEMBERED_CHECKS = frozenset({"attack", "trait"})
@@ -143,7 +151,8 @@ def _as_is(rows: tuple[tuple[Any, ...], ...], raw: JsonMap) -> bool:
     (so nothing to fill in), each a plain value :func:`_quick` accepts as it is."""
     if type(raw) is not dict or len(raw) != len(rows):
         return False
-    for row, name in zip(rows, raw, strict=True):
+    for index, name in enumerate(raw):  # (not zip(strict=True): a generic call under mypyc)
+        row = rows[index]
         if name != row[0]:
             return False
         value = raw[name]
@@ -296,15 +305,25 @@ class SavageWorlds(RuleSystem):
                 return action  # already what the check would make: a frozen value, kept
             return Action(action.kind, action.actor_id, quick, targets, action.by_gm, action.user)
         try:
-            key = (
-                action.kind,
-                action.actor_id,
-                targets,
-                action.by_gm,
-                action.user,
-                *params.items(),
-                *map(type, params.values()),
-            )
+            key: tuple[Any, ...]
+            if type(params) is dict:  # a plain dict (the bridge's): read with dict primitives
+                parts: list[Any] = [action.kind, action.actor_id, targets, action.by_gm]
+                parts.append(action.user)
+                for item in params.items():
+                    parts.append(item)
+                for value in params.values():
+                    parts.append(type(value))
+                key = tuple(parts)
+            else:
+                key = (
+                    action.kind,
+                    action.actor_id,
+                    targets,
+                    action.by_gm,
+                    action.user,
+                    *params.items(),
+                    *map(type, params.values()),
+                )
             found = _CHECKED.get(key)
         except TypeError:  # an unhashable value (a list, an object): the long way
             return super().check_action(world, action)
