@@ -29,7 +29,7 @@ tests and the differential harness compare both).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource
 from rules.memo import forget_oldest
@@ -71,15 +71,15 @@ from rules.savage_worlds.tables import (
     TARGET_NUMBER,
 )
 
-PLANS_SIZE = SHEET_TABLE_SIZE
+PLANS_SIZE: Final = SHEET_TABLE_SIZE
 """Attack plans remembered (oldest dropped first); each holds a sheet and a few small records."""
 
-_PLANS: dict[tuple[Any, ...], AttackPlan | None] = {}
+_PLANS: Final[dict[tuple[Any, ...], AttackPlan | None]] = {}
 
-_SLOW = OUT | {"stunned", "on_hold", "overwatch"}
+_SLOW: Final = OUT | {"stunned", "on_hold", "overwatch"}
 """A shooter with any of these goes the whole way (refused, or a hold to drop)."""
 
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 class AttackPlan:

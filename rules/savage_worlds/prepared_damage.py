@@ -32,7 +32,7 @@ goes the whole way; refusals are never remembered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource, Die
 from rules.memo import forget_oldest
@@ -75,7 +75,7 @@ from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import OUT, TRACKER
 from rules.savage_worlds.tables import JOKER_BONUS, RAISE
 
-OUTCOMES_SIZE = 2048
+OUTCOMES_SIZE: Final = 2048
 """Remembered outcomes (oldest dropped first); each is a few shared lines and a small change."""
 
 Change = ActorChange | None
@@ -87,7 +87,7 @@ what it sets), the settings object the key names by identity (held, so its id is
 and, for an applied hit, its cards per damage and Toughness shown (a frozen card is the same
 value for every hit with those numbers: shared, at most :data:`SHOWN_SIZE`)."""
 
-_OUTCOMES: dict[tuple[Any, ...], Remembered | None] = {}
+_OUTCOMES: Final[dict[tuple[Any, ...], Remembered | None]] = {}
 
 
 class _Replay:
@@ -336,13 +336,13 @@ def _section(
     return made
 
 
-PLANS_SIZE = SHEET_TABLE_SIZE
+PLANS_SIZE: Final = SHEET_TABLE_SIZE
 """Damage plans remembered (oldest dropped first); each holds two sheets and at most
 :data:`SHOWN_SIZE` outcomes."""
-SHOWN_SIZE = 64
+SHOWN_SIZE: Final = 64
 """Head lines a damage plan remembers (raise, bonus and damage lines, one per damage total;
 it starts again when full); also the cards an applied hit's outcome remembers."""
-SECTIONS_SIZE = 256
+SECTIONS_SIZE: Final = 256
 """Card sections a damage plan remembers (damage total x remembered outcome; it starts again
 when full)."""
 
@@ -389,7 +389,7 @@ class DamagePlan:
         self.sections: dict[tuple[int, int], tuple[tuple[Line, ...], tuple[Section, ...]]] = {}
 
 
-_DAMAGE: dict[tuple[Any, ...], DamagePlan] = {}
+_DAMAGE: Final[dict[tuple[Any, ...], DamagePlan]] = {}
 
 
 def _damage_plan(

@@ -17,7 +17,7 @@ from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, 
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
 OUT: Final = frozenset({"incapacitated", "dead"})
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 COMBAT: Final = "sw_combat"
 """World data key of this system's combat (cards, units, rounds); the shared tracker owns ``combat``."""
 
