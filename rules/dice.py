@@ -133,37 +133,33 @@ class SystemDice:
         self._pool = SHARED_POOL if pool is None else pool
 
     def roll(self, sides: int) -> int:
+        # The pool's bytes are read with for loops over its iterator (PyIter_Next, a
+        # primitive in compiled code, where next() is a generic call of the builtin): leaving
+        # a loop by return leaves the rest of the block in the pool; a loop that runs out of
+        # bytes refills it and reads on.
         pool = self._pool
         if 2 <= sides <= 256:  # one byte a try, its face looked up (0: drawn again)
             faces = _BYTE_FACES[sides]
             while True:
-                # next() without a default: a primitive in compiled code (with one it is a
-                # generic call of the builtin); the pool runs dry once a block
-                try:
-                    value = next(pool.bytes)
-                except StopIteration:
-                    pool.refill()
-                    continue
-                face = faces[value]
-                if face:
-                    return face
+                for value in pool.bytes:
+                    face = faces[value]
+                    if face:
+                        return face
+                pool.refill()
         if not 2 <= sides <= MAX_SIDES:
             _check_sides(sides)
         limit = _LIMITS[sides]
-        while True:  # more than 256 faces: two bytes a try
-            try:
-                value = next(pool.bytes)
-            except StopIteration:
-                pool.refill()
-                continue
-            try:
-                low = next(pool.bytes)
-            except StopIteration:
-                pool.refill()
-                continue
-            value = value << 8 | low
-            if value < limit:
-                return value % sides + 1
+        while True:  # more than 256 faces: two bytes a try (a high byte met at a refill: dropped)
+            high = -1
+            for low in pool.bytes:
+                if high < 0:
+                    high = low
+                    continue
+                value = high << 8 | low
+                high = -1
+                if value < limit:
+                    return value % sides + 1
+            pool.refill()
 
 
 class SeededDice:

@@ -40,7 +40,7 @@ from rules.savage_worlds.shared import (
     sheet_weapon,
 )
 from rules.savage_worlds.sheet import Sheet, parse_sheet
-from rules.savage_worlds.state import OUT, Draft, benny_source
+from rules.savage_worlds.state import OUT, Draft, benny_source, holds_any
 from rules.savage_worlds.tables import (
     BLIND_STEALTH_PENALTY,
     BLIND_STEALTH_ROF,
@@ -387,7 +387,7 @@ def hit_target(
         return own
     for queued in attack["queue"]:
         other = actors.get(queued)
-        if other is not None and OUT.isdisjoint(other.statuses):
+        if other is not None and not holds_any(other.statuses, OUT):
             found: str = queued
             return found
     return None

@@ -64,7 +64,7 @@ from rules.savage_worlds.act_attack import (
 from rules.savage_worlds.attacks import prone_extra
 from rules.savage_worlds.shared import SHEET_TABLE_SIZE
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
-from rules.savage_worlds.state import COMBAT, OUT, TRACKER
+from rules.savage_worlds.state import COMBAT, OUT, TRACKER, holds_any
 from rules.savage_worlds.tables import (
     JOKER_BONUS,
     ROF_AMMO,
@@ -220,13 +220,13 @@ def resolve_attack(
     if actor is None or data.get(COMBAT) or data.get(TRACKER):
         return act_attack.resolve_attack(world, action, dice, settings)
     statuses = actor.statuses
-    if not _SLOW.isdisjoint(statuses):
+    if holds_any(statuses, _SLOW):
         return act_attack.resolve_attack(world, action, dice, settings)
     targets = action.targets
     seen: list[Any] = []
     for target in targets:
         other: Actor | None = actors.get(target)
-        if other is None or not OUT.isdisjoint(other.statuses):
+        if other is None or holds_any(other.statuses, OUT):
             return act_attack.resolve_attack(world, action, dice, settings)
         seen.append(other.name)
         seen.append("prone" in other.statuses)

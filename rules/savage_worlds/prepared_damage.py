@@ -72,7 +72,7 @@ from rules.savage_worlds.shared import (
     sheet_weapon,
 )
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
-from rules.savage_worlds.state import OUT, TRACKER
+from rules.savage_worlds.state import OUT, TRACKER, holds_any
 from rules.savage_worlds.tables import JOKER_BONUS, RAISE
 
 OUTCOMES_SIZE: Final = 2048
@@ -169,7 +169,7 @@ def resolve_damage(
     hit = stored["hits"][index]
     target = act_damage.hit_target(stored, hit, actors)
     victim: Actor | None = None if target is None else actors.get(target)
-    if target is None or victim is None or not OUT.isdisjoint(victim.statuses):
+    if target is None or victim is None or holds_any(victim.statuses, OUT):
         return act_damage.resolve_damage(world, action, dice, settings)  # nobody left
     thresholds = stored["thresholds"]
     threshold = int(thresholds.get(target, thresholds[stored["queue"][0]]))

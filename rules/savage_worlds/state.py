@@ -22,6 +22,12 @@ COMBAT: Final = "sw_combat"
 """World data key of this system's combat (cards, units, rounds); the shared tracker owns ``combat``."""
 
 
+def holds_any(statuses: frozenset[str], these: frozenset[str]) -> bool:
+    """``not these.isdisjoint(statuses)`` in a native loop when compiled (a frozenset's
+    ``isdisjoint`` is a generic method call there; an actor holds none to a few statuses)."""
+    return any(status in these for status in statuses)  # a loop when compiled
+
+
 def initial_state(sheet: Sheet) -> dict[str, Any]:
     ammo = {w.id: w.shots for w in sheet.weapons if w.shots is not None}
     magazines = {w.id: w.magazines for w in sheet.weapons if w.magazines is not None}
