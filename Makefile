@@ -82,6 +82,7 @@ check-browser:
 # pure Python: the rules, the protocol's parsing, digest and limits, the card JSON and
 # rendering, and the engine through the in-process replay.
 PURE_TESTS := tests/rules tests/protocol tests/bridge/test_serialize.py tests/bridge/test_render.py \
+	tests/bridge/test_engine.py \
 	tests/bridge/test_render_actor.py tests/bridge/test_replay.py
 test-python: $(PY_STAMP) $(COMPILED)
 	VTT_COMPILED=require $(PY) -m pytest

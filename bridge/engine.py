@@ -12,7 +12,7 @@ import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
-from typing import Any, Literal
+from typing import Any, Literal, final
 
 from pydantic import BaseModel
 
@@ -36,6 +36,7 @@ from rules import tracker
 from rules.dice import DiceError, DiceSource
 from rules.model import Action, Actor, Resolution, RulesError, Text, TimeStep, World, t
 from rules.params import Param, validate_params
+from rules.records import NEW_DICT, native_record
 from rules.registry import Registry
 from rules.system import RuleSystem, apply_effects
 
@@ -52,24 +53,62 @@ class Session:
     name: str = ""
 
 
+@final
 @dataclass(frozen=True)
 class Accepted:
+    """What an accepted request does. Built for every request, so a record that writes its
+    own ``__init__`` (``rules.records.native_record``: a native class when compiled,
+    built without the dataclass ``__init__``'s five ``object.__setattr__`` calls)."""
+
     world: World
     pushes: list[dict[str, Any]]
     undo: dict[str, Any] | None
     used_follow_ups: tuple[tuple[str, str], ...] = ()
     released_follow_ups: tuple[tuple[str, str], ...] = ()
 
+    def __init__(
+        self,
+        world: World,
+        pushes: list[dict[str, Any]],
+        undo: dict[str, Any] | None,
+        used_follow_ups: tuple[tuple[str, str], ...] = (),
+        released_follow_ups: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self.world = world  # type: ignore[misc]
+        self.pushes = pushes  # type: ignore[misc]
+        self.undo = undo  # type: ignore[misc]
+        self.used_follow_ups = used_follow_ups  # type: ignore[misc]
+        self.released_follow_ups = released_follow_ups  # type: ignore[misc]
 
+
+native_record(Accepted)
+
+
+@final
 @dataclass(frozen=True)
 class Rejected:
     """A refusal. ``message`` is a Text from the system's catalogue, or None for the
-    protocol's own message for ``code``."""
+    protocol's own message for ``code``. (A native record, as ``Accepted``.)"""
 
     code: str
     field: str | None = None
     message: Text | None = None
     detail: dict[str, Any] = dc_field(default_factory=dict)
+
+    def __init__(
+        self,
+        code: str,
+        field: str | None = None,
+        message: Text | None = None,
+        detail: dict[str, Any] = NEW_DICT,
+    ) -> None:
+        self.code = code  # type: ignore[misc]
+        self.field = field  # type: ignore[misc]
+        self.message = message  # type: ignore[misc]
+        self.detail = {} if detail is NEW_DICT else detail  # type: ignore[misc]
+
+
+native_record(Rejected)
 
 
 Result = Accepted | Rejected
@@ -200,7 +239,9 @@ def _action(
     request: ActionRequest,
     dice: DiceSource,
 ) -> Result:
-    spec = system.action_spec(request.action)
+    spec = system.actions.get(request.action)  # the declared spec, read without a call
+    if spec is None:
+        spec = system.action_spec(request.action)  # raises unknown_action
     actor_id = request.actor
     is_gm = session.role == "gm"
     if actor_id is None:

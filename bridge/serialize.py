@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import Die
-from rules.memo import by_identity, forget_unheld
+from rules.memo import forget_unheld
 from rules.model import Actor, Card, FollowUp, Outcome, Section, Text, TextParam, World
 from rules.params import Param
 
@@ -123,8 +123,10 @@ emptied at the bound: ~1-4 kB an entry (docs/reliability.md, item 10)."""
 _Parts = tuple[Any, list[dict[str, Any]]]
 _DICE_BY_VALUE: dict[tuple[Any, ...], _Parts] = {}
 _DICE_BY_MEMBERS: dict[tuple[int, ...], _Parts] = {}
+_DICE_BY_TUPLE: dict[int, _Parts] = {}
 _SECTIONS_BY_TEXTS: dict[tuple[Any, ...], _Parts] = {}
 _SECTIONS_BY_MEMBERS: dict[tuple[int, ...], _Parts] = {}
+_SECTIONS_BY_TUPLE: dict[int, _Parts] = {}
 
 
 def _members(part: tuple[Any, ...]) -> tuple[int, ...]:
@@ -135,8 +137,8 @@ def _members(part: tuple[Any, ...]) -> tuple[int, ...]:
 
 
 def _remember(
-    by_members: dict[tuple[int, ...], _Parts],
-    key: tuple[int, ...],
+    by_members: dict[Any, _Parts],
+    key: Any,
     part: tuple[Any, ...],
     made: list[dict[str, Any]],
 ) -> None:
@@ -156,9 +158,14 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
     read or encoded. The identity of the tuple was the key before: Savage Worlds builds
     a new tuple each roll (never found again), and the table bounded by sweeps
     (``forget_unheld``, every eighth of the bound) cost ~1/3 of its card's JSON."""
+    whole = _DICE_BY_TUPLE.get(id(dice))
+    if whole is not None and whole[0] is dice:  # this very tuple (o3d10 keeps its throws)
+        return whole[1]
     members = _members(dice)
     hit = _DICE_BY_MEMBERS.get(members)
     if hit is not None:  # the entry holds those very dice: the ids are theirs
+        if hit[0] is dice:  # a tuple the rules keep: found by its own identity next time
+            _remember(_DICE_BY_TUPLE, id(dice), dice, hit[1])
         return hit[1]
     try:
         key = tuple(
@@ -182,9 +189,14 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
     the identity of their texts (which the rules share, see ``text_to_json``) and their
     plain values. A texts entry holds the first tuple that had them, which holds those
     texts, so their ids are not reused while it lives."""
+    whole = _SECTIONS_BY_TUPLE.get(id(sections))
+    if whole is not None and whole[0] is sections:  # this very tuple
+        return whole[1]
     members = _members(sections)
     hit = _SECTIONS_BY_MEMBERS.get(members)
     if hit is not None:
+        if hit[0] is sections:  # a tuple the rules keep (as dice)
+            _remember(_SECTIONS_BY_TUPLE, id(sections), sections, hit[1])
         return hit[1]
     try:
         key = tuple(
@@ -214,7 +226,9 @@ def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:
     return found[1]
 
 
-@by_identity(VALUE_MEMO_SIZE)
+_OUTCOME_JSON: dict[int, tuple[Outcome, dict[str, Any]]] = {}
+
+
 def _outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     return {
         "key": outcome.key,
@@ -222,6 +236,22 @@ def _outcome_to_json(outcome: Outcome) -> dict[str, Any]:
         "success": outcome.success,
         "margin": outcome.margin,
     }
+
+
+def _outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """The outcome's JSON, remembered by its identity (the rules share their outcomes: in
+    ``handle_cpu`` every roll but the first few of each kind finds its outcome here). Was
+    ``rules.memo.by_identity``: the same table, looked up here instead of through the
+    wrapper's call. The entry holds the outcome, so its ``id`` is not reused while it
+    lives; at the bound, ``forget_unheld``."""
+    hit = _OUTCOME_JSON.get(id(outcome))
+    if hit is not None and hit[0] is outcome:
+        return hit[1]
+    made = _outcome_to_json(outcome)
+    _OUTCOME_JSON[id(outcome)] = (outcome, made)
+    if len(_OUTCOME_JSON) > VALUE_MEMO_SIZE:
+        forget_unheld(_OUTCOME_JSON, VALUE_MEMO_SIZE)
+    return made
 
 
 def card_to_json(card: Card) -> dict[str, Any]:
@@ -233,7 +263,7 @@ def card_to_json(card: Card) -> dict[str, Any]:
         "target": card.target,
         "visibility": card.visibility,
         "dice": _dice_to_json(card.dice),
-        "outcome": None if outcome is None else _outcome_to_json(outcome),
+        "outcome": None if outcome is None else _outcome_json(outcome),
         "sections": _sections_to_json(card.sections),
         "actions": [follow_up_to_json(f) for f in card.actions],
     }

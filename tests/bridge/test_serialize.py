@@ -123,6 +123,50 @@ def test_parts_are_remembered_by_the_identities_of_their_members() -> None:
     assert card_to_json(made)["dice"] == [s.die_to_json(d) for d in made.dice]
 
 
+def test_a_kept_tuple_is_found_by_its_own_identity() -> None:
+    """A dice or sections tuple met again (the o3d10 rules keep their throws) is entered by
+    its own identity once its members are found with it, and found that way next time
+    (one id, not its members'); a new tuple of the same members is not entered so (Savage
+    Worlds builds a new tuple each roll), and every answer is the same JSON object."""
+    from bridge import serialize as s
+    from bridge.serialize import card_to_json
+
+    made = _card((5, 2), True, 4)
+    first = card_to_json(made)
+    assert id(made.dice) not in s._DICE_BY_TUPLE  # met once: by its members only
+    regrouped = replace(made, dice=tuple(list(made.dice)), sections=tuple(list(made.sections)))
+    assert card_to_json(regrouped)["dice"] is first["dice"]
+    assert id(regrouped.dice) not in s._DICE_BY_TUPLE
+    assert id(regrouped.sections) not in s._SECTIONS_BY_TUPLE
+    second = card_to_json(made)  # the same tuples again: entered by their identity
+    assert s._DICE_BY_TUPLE[id(made.dice)] == (made.dice, first["dice"])
+    assert s._SECTIONS_BY_TUPLE[id(made.sections)] == (made.sections, first["sections"])
+    third = card_to_json(made)
+    for again in (second, third):
+        assert again["dice"] is first["dice"] and again["sections"] is first["sections"]
+    for index in range(s.PART_MEMO_SIZE + 2):
+        kept = _card((6, index), True, index)
+        card_to_json(kept), card_to_json(kept)
+    assert len(s._DICE_BY_TUPLE) <= s.PART_MEMO_SIZE
+
+
+def test_outcomes_are_remembered_by_identity_and_bounded() -> None:
+    """The outcome's JSON is the same object for the same outcome, a fresh encoding for an
+    equal outcome built anew, and the table stays within its bound."""
+    from bridge import serialize as s
+    from rules.model import Outcome, t
+
+    outcome = Outcome("success", t("outcome.success"), True, 2)
+    first = s._outcome_json(outcome)
+    assert s._outcome_json(outcome) is first
+    anew = s._outcome_json(replace(outcome))
+    assert anew == first == s._outcome_to_json(outcome) and anew is not first
+    held = [Outcome("raise", t("outcome.raise"), True, n) for n in range(s.VALUE_MEMO_SIZE * 2)]
+    for each in held:
+        assert s._outcome_json(each)["margin"] == each.margin
+    assert len(s._OUTCOME_JSON) <= s.VALUE_MEMO_SIZE
+
+
 @pure_only(serialize)
 def test_a_die_of_another_type_is_its_own_entry() -> None:
     """A die whose ``kept`` is ``1`` rather than ``True`` (ill-typed: compiled code refuses
