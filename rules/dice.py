@@ -14,11 +14,11 @@ import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, final
+from typing import ClassVar, Final, Protocol, final
 
 from rules.records import native_record
 
-MAX_SIDES = 1000
+MAX_SIDES: Final = 1000
 """The largest die any system rolls (d100 is read from two d10, so this is generous)."""
 
 
@@ -80,7 +80,7 @@ def _acceptance_limits() -> tuple[int, ...]:
     return tuple(limits)
 
 
-_LIMITS = _acceptance_limits()
+_LIMITS: Final = _acceptance_limits()
 
 
 def _byte_faces() -> tuple[tuple[int, ...], ...]:
@@ -94,7 +94,7 @@ def _byte_faces() -> tuple[tuple[int, ...], ...]:
     return tuple(tables)
 
 
-_BYTE_FACES = _byte_faces()
+_BYTE_FACES: Final = _byte_faces()
 
 
 class EntropyPool:
@@ -133,32 +133,33 @@ class SystemDice:
         self._pool = SHARED_POOL if pool is None else pool
 
     def roll(self, sides: int) -> int:
+        # The pool's bytes are read with for loops over its iterator (PyIter_Next, a
+        # primitive in compiled code, where next() is a generic call of the builtin): leaving
+        # a loop by return leaves the rest of the block in the pool; a loop that runs out of
+        # bytes refills it and reads on.
         pool = self._pool
         if 2 <= sides <= 256:  # one byte a try, its face looked up (0: drawn again)
             faces = _BYTE_FACES[sides]
             while True:
-                value = next(pool.bytes, -1)
-                if value < 0:
-                    pool.refill()
-                    continue
-                face = faces[value]
-                if face:
-                    return face
+                for value in pool.bytes:
+                    face = faces[value]
+                    if face:
+                        return face
+                pool.refill()
         if not 2 <= sides <= MAX_SIDES:
             _check_sides(sides)
         limit = _LIMITS[sides]
-        while True:  # more than 256 faces: two bytes a try
-            value = next(pool.bytes, -1)
-            if value < 0:
-                pool.refill()
-                continue
-            low = next(pool.bytes, -1)
-            if low < 0:
-                pool.refill()
-                continue
-            value = value << 8 | low
-            if value < limit:
-                return value % sides + 1
+        while True:  # more than 256 faces: two bytes a try (a high byte met at a refill: dropped)
+            high = -1
+            for low in pool.bytes:
+                if high < 0:
+                    high = low
+                    continue
+                value = high << 8 | low
+                high = -1
+                if value < limit:
+                    return value % sides + 1
+            pool.refill()
 
 
 class SeededDice:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections import OrderedDict
 from collections.abc import Callable, MutableMapping
 from functools import wraps
 from typing import Any, TypeVar
@@ -50,7 +49,9 @@ def forget_unheld(cache: MutableMapping[Any, tuple[Any, ...]], size: int) -> Non
 
 def by_identity(size: int = 256) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
     def decorate(fn: Callable[[Any], T]) -> Callable[[Any], T]:
-        cache: OrderedDict[int, tuple[Any, T]] = OrderedDict()
+        # a plain dict (insertion ordered, as forget_oldest needs): its ``get`` is a dict
+        # primitive in compiled code, where an OrderedDict's is a generic method call
+        cache: dict[int, tuple[Any, T]] = {}
 
         @wraps(fn)
         def wrapper(value: Any) -> T:
@@ -58,15 +59,23 @@ def by_identity(size: int = 256) -> Callable[[Callable[[Any], T]], Callable[[Any
             hit = cache.get(key)
             if hit is not None and hit[0] is value:
                 return hit[1]
-            result = fn(value)
-            cache[key] = (value, result)
-            if len(cache) > size:
-                forget_unheld(cache, size)
-            return result
+            return remember_by_identity(cache, value, fn(value), size)
 
         return wrapper
 
     return decorate
+
+
+def remember_by_identity(cache: dict[int, tuple[Any, T]], value: Any, result: T, size: int) -> T:
+    """Put ``result`` in a :func:`by_identity` table under ``value`` (held, so its ``id`` is
+    not reused while the entry lives), making room past ``size`` as :func:`forget_unheld`
+    says; the result. For a hot function compiled code calls natively: it looks its table up
+    itself (``hit = cache.get(id(value))``, a hit only when ``hit[0] is value``) and calls
+    this on a miss, the very rule the decorator follows."""
+    cache[id(value)] = (value, result)
+    if len(cache) > size:
+        forget_unheld(cache, size)
+    return result
 
 
 def forget_oldest(cache: MutableMapping[Any, Any]) -> None:

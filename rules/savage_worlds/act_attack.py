@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource, Die
 from rules.model import (
@@ -26,7 +26,14 @@ from rules.savage_worlds.attacks import (
     strength_shortfall,
 )
 from rules.savage_worlds.cards import refuse
-from rules.savage_worlds.shared import SHEET_TABLE_SIZE, remember, roll_ace, roll_aces, set_aside
+from rules.savage_worlds.shared import (
+    SHEET_TABLE_SIZE,
+    faces_total,
+    remember,
+    roll_ace,
+    roll_aces,
+    set_aside,
+)
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
 from rules.savage_worlds.state import (
     COMBAT,
@@ -103,7 +110,7 @@ def _attack_pairs(
 
 
 WeaponPlan = tuple[Sheet, Weapon | None, TraitDie | None, tuple[tuple[str, int], ...], Line | None]
-_PLANS: dict[tuple[int, str, Any], WeaponPlan] = {}
+_PLANS: Final[dict[tuple[int, str, Any], WeaponPlan]] = {}
 
 
 def _weapon_plan(sheet: Sheet, weapon_id: str, unskilled: Any) -> WeaponPlan:
@@ -131,10 +138,10 @@ def _weapon_plan(sheet: Sheet, weapon_id: str, unskilled: Any) -> WeaponPlan:
     return remember(_PLANS, key, (sheet, weapon, trait, pairs, weapon_line), SHEET_TABLE_SIZE)
 
 
-_SITUATIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[tuple[str, int], ...]]] = {}
+_SITUATIONS: Final[dict[tuple[Any, ...], tuple[Sheet, tuple[tuple[str, int], ...]]]] = {}
 """The attack's own modifiers per sheet (held: its id is not reused), weapon, the situation
 the attacker chose (range, cover, lighting...) and whether a bipod is set or they moved."""
-_MODS: dict[tuple[tuple[str, int], ...], tuple[tuple[Line, ...], int]] = {}
+_MODS: Final[dict[tuple[tuple[str, int], ...], tuple[tuple[Line, ...], int]]] = {}
 
 
 def _mod_lines(pairs: tuple[tuple[str, int], ...]) -> tuple[tuple[Line, ...], int]:
@@ -391,19 +398,19 @@ def resolve_attack(
     )
 
 
-_FUMBLE = Outcome("fumble", t("outcome.fumble"), False)
-_FAILURE = Outcome("failure", t("outcome.failure"), False)
-_OUTCOMES: dict[tuple[int, int], Outcome] = {}
-_SINGLE: dict[tuple[bool, int], Outcome] = {}  # apart: (True, 4) == (1, 4)
-_LABELS: dict[tuple[int, str | None], Text] = {}
-_SHOTS: dict[tuple[Any, ...], Line] = {}
-_AREA_HIT = Line(t("line.area_hit"))
-_AREA_MISS = Line(t("line.area_miss"))
-_CRITICAL_FAILURE = Line(t("line.critical_failure"))
+_FUMBLE: Final = Outcome("fumble", t("outcome.fumble"), False)
+_FAILURE: Final = Outcome("failure", t("outcome.failure"), False)
+_OUTCOMES: Final[dict[tuple[int, int], Outcome]] = {}
+_SINGLE: Final[dict[tuple[bool, int], Outcome]] = {}  # apart: (True, 4) == (1, 4)
+_LABELS: Final[dict[tuple[int, str | None], Text]] = {}
+_SHOTS: Final[dict[tuple[Any, ...], Line]] = {}
+_AREA_HIT: Final = Line(t("line.area_hit"))
+_AREA_MISS: Final = Line(t("line.area_miss"))
+_CRITICAL_FAILURE: Final = Line(t("line.critical_failure"))
 
 
-_AMMO: dict[tuple[int, int], Line] = {}
-_TITLES: dict[tuple[str, str], Text] = {}
+_AMMO: Final[dict[tuple[int, int], Line]] = {}
+_TITLES: Final[dict[tuple[str, str], Text]] = {}
 
 
 def throw_attack(
@@ -422,10 +429,10 @@ def throw_attack(
     attack (``prepared_attack``)."""
     trait_dice = roll_aces(roll, sides, "trait", count)
     wild = roll_ace(roll, WILD_DIE, "wild") if wild_card else None
-    totals = [sum(die.faces) for die in trait_dice]
+    totals = [faces_total(die) for die in trait_dice]
     replaced = None
     if wild is not None:
-        wild_total = sum(wild.faces)
+        wild_total = faces_total(wild)
         if count == 1:
             replaced = 0 if wild_total > totals[0] else None
         else:
@@ -540,6 +547,6 @@ def _shot_line(hit: bool, n: int, total: int, tn: int, target: str | None, by_wi
     return found
 
 
-_NEXT_IN_ORDER = t("line.next_in_order")
-_BY_WILD = t("line.by_wild")
-_EXTERMINATION = Line(t("line.extermination"))
+_NEXT_IN_ORDER: Final = t("line.next_in_order")
+_BY_WILD: Final = t("line.by_wild")
+_EXTERMINATION: Final = Line(t("line.extermination"))

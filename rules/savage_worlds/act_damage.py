@@ -12,7 +12,7 @@ pending hit is refused.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource, Die
 from rules.model import (
@@ -40,7 +40,7 @@ from rules.savage_worlds.shared import (
     sheet_weapon,
 )
 from rules.savage_worlds.sheet import Sheet, parse_sheet
-from rules.savage_worlds.state import OUT, Draft, benny_source
+from rules.savage_worlds.state import OUT, Draft, benny_source, holds_any
 from rules.savage_worlds.tables import (
     BLIND_STEALTH_PENALTY,
     BLIND_STEALTH_ROF,
@@ -187,9 +187,9 @@ def resolve_damage(
     )
 
 
-_RAISE_DAMAGE = Line(t("line.raise_damage"))
-_VERSUS: dict[tuple[int, str, int], Line] = {}
-_TOUGHNESS: dict[tuple[int, int], tuple[Sheet, int]] = {}
+_RAISE_DAMAGE: Final = Line(t("line.raise_damage"))
+_VERSUS: Final[dict[tuple[int, str, int], Line]] = {}
+_TOUGHNESS: Final[dict[tuple[int, int], tuple[Sheet, int]]] = {}
 
 
 def _toughness(sheet: Sheet, ap: int) -> int:
@@ -202,7 +202,7 @@ def _toughness(sheet: Sheet, ap: int) -> int:
     return found[1]
 
 
-_BONUS: dict[int, Line] = {}
+_BONUS: Final[dict[int, Line]] = {}
 
 
 def _bonus_line(bonus: int) -> Line:
@@ -305,7 +305,7 @@ def settle(
     return _card(action, draft, speaker_name, target, lines, rolled, outcome, follow)
 
 
-_OUTCOMES: dict[tuple[int, bool, int], Outcome] = {}
+_OUTCOMES: Final[dict[tuple[int, bool, int], Outcome]] = {}
 
 
 def _outcome(wounds: int, shaken: bool, margin: int) -> Outcome:
@@ -323,8 +323,8 @@ def _outcome(wounds: int, shaken: bool, margin: int) -> Outcome:
     return found
 
 
-_SOAK_LABEL = t("follow.soak")
-_APPLY_LABELS: dict[str, Text] = {}
+_SOAK_LABEL: Final = t("follow.soak")
+_APPLY_LABELS: Final[dict[str, Text]] = {}
 
 
 def pending_buttons(pid: str, target: str, wounds: int, name: str) -> tuple[FollowUp, ...]:
@@ -340,7 +340,7 @@ def pending_buttons(pid: str, target: str, wounds: int, name: str) -> tuple[Foll
     return (soak, apply)
 
 
-_TITLES: dict[tuple[str, str], Text] = {}
+_TITLES: Final[dict[tuple[str, str], Text]] = {}
 
 
 def _card(
@@ -387,7 +387,7 @@ def hit_target(
         return own
     for queued in attack["queue"]:
         other = actors.get(queued)
-        if other is not None and OUT.isdisjoint(other.statuses):
+        if other is not None and not holds_any(other.statuses, OUT):
             found: str = queued
             return found
     return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource
 from rules.model import Action, Card, FollowUp, Line, Outcome, Resolution, Section, Text, World, t
@@ -125,7 +125,7 @@ def resolve_apply(
     )
 
 
-_TITLES: dict[str, Text] = {}
+_TITLES: Final[dict[str, Text]] = {}
 
 
 def _apply_title(name: str) -> Text:

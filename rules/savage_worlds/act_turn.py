@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource, Die
 from rules.model import Action, Card, Line, Outcome, Resolution, Section, Text, World, t
@@ -112,7 +112,7 @@ def resolve_trait(
     )
 
 
-_TITLES: dict[tuple[str, int], tuple[TraitDie, Text]] = {}
+_TITLES: Final[dict[tuple[str, int], tuple[TraitDie, Text]]] = {}
 
 
 def _trait_title(name: str, trait: TraitDie) -> Text:
@@ -140,7 +140,7 @@ def resolve_declare(
     return _done(action, draft, "declare", lines)
 
 
-FREE_ACTIONS = ("move", "prone", "stand", "jump", "speak", "drop")
+FREE_ACTIONS: Final = ("move", "prone", "stand", "jump", "speak", "drop")
 
 
 def resolve_free(

@@ -29,12 +29,13 @@ tests and the differential harness compare both).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource
 from rules.memo import forget_oldest
 from rules.model import (
     Action,
+    Actor,
     ActorChange,
     Card,
     Effect,
@@ -63,22 +64,22 @@ from rules.savage_worlds.act_attack import (
 from rules.savage_worlds.attacks import prone_extra
 from rules.savage_worlds.shared import SHEET_TABLE_SIZE
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
-from rules.savage_worlds.state import COMBAT, OUT, TRACKER
+from rules.savage_worlds.state import COMBAT, OUT, TRACKER, holds_any
 from rules.savage_worlds.tables import (
     JOKER_BONUS,
     ROF_AMMO,
     TARGET_NUMBER,
 )
 
-PLANS_SIZE = SHEET_TABLE_SIZE
+PLANS_SIZE: Final = SHEET_TABLE_SIZE
 """Attack plans remembered (oldest dropped first); each holds a sheet and a few small records."""
 
-_PLANS: dict[tuple[Any, ...], AttackPlan | None] = {}
+_PLANS: Final[dict[tuple[Any, ...], AttackPlan | None]] = {}
 
-_SLOW = OUT | {"stunned", "on_hold", "overwatch"}
+_SLOW: Final = OUT | {"stunned", "on_hold", "overwatch"}
 """A shooter with any of these goes the whole way (refused, or a hold to drop)."""
 
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 class AttackPlan:
@@ -215,17 +216,17 @@ def resolve_attack(
     if type(data) is not dict or type(actors) is not dict:  # plain dicts (dict calls) only
         return act_attack.resolve_attack(world, action, dice, settings)
     actor_id = action.actor_id
-    actor = actors.get(actor_id)
+    actor: Actor | None = actors.get(actor_id)  # typed: native reads (the check made it Any)
     if actor is None or data.get(COMBAT) or data.get(TRACKER):
         return act_attack.resolve_attack(world, action, dice, settings)
     statuses = actor.statuses
-    if not _SLOW.isdisjoint(statuses):
+    if holds_any(statuses, _SLOW):
         return act_attack.resolve_attack(world, action, dice, settings)
     targets = action.targets
     seen: list[Any] = []
     for target in targets:
-        other = actors.get(target)
-        if other is None or not OUT.isdisjoint(other.statuses):
+        other: Actor | None = actors.get(target)
+        if other is None or holds_any(other.statuses, OUT):
             return act_attack.resolve_attack(world, action, dice, settings)
         seen.append(other.name)
         seen.append("prone" in other.statuses)

@@ -32,12 +32,13 @@ goes the whole way; refusals are never remembered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource, Die
 from rules.memo import forget_oldest
 from rules.model import (
     Action,
+    Actor,
     ActorChange,
     Card,
     Effect,
@@ -63,6 +64,7 @@ from rules.savage_worlds.act_damage import (
 )
 from rules.savage_worlds.shared import (
     SHEET_TABLE_SIZE,
+    faces_total,
     line,
     remember,
     roll_ace,
@@ -70,10 +72,10 @@ from rules.savage_worlds.shared import (
     sheet_weapon,
 )
 from rules.savage_worlds.sheet import Sheet, Weapon, parse_sheet
-from rules.savage_worlds.state import OUT, TRACKER
+from rules.savage_worlds.state import OUT, TRACKER, holds_any
 from rules.savage_worlds.tables import JOKER_BONUS, RAISE
 
-OUTCOMES_SIZE = 2048
+OUTCOMES_SIZE: Final = 2048
 """Remembered outcomes (oldest dropped first); each is a few shared lines and a small change."""
 
 Change = ActorChange | None
@@ -85,7 +87,7 @@ what it sets), the settings object the key names by identity (held, so its id is
 and, for an applied hit, its cards per damage and Toughness shown (a frozen card is the same
 value for every hit with those numbers: shared, at most :data:`SHOWN_SIZE`)."""
 
-_OUTCOMES: dict[tuple[Any, ...], Remembered | None] = {}
+_OUTCOMES: Final[dict[tuple[Any, ...], Remembered | None]] = {}
 
 
 class _Replay:
@@ -157,7 +159,7 @@ def resolve_damage(
         or stored["blind"]
     ):
         return act_damage.resolve_damage(world, action, dice, settings)  # refused there
-    attacker = actors.get(action.actor_id)
+    attacker: Actor | None = actors.get(action.actor_id)  # typed: native reads
     if attacker is None:
         return act_damage.resolve_damage(world, action, dice, settings)
     sheet = parse_sheet(attacker.sheet)
@@ -166,8 +168,8 @@ def resolve_damage(
         return act_damage.resolve_damage(world, action, dice, settings)
     hit = stored["hits"][index]
     target = act_damage.hit_target(stored, hit, actors)
-    victim = None if target is None else actors.get(target)
-    if target is None or victim is None or not OUT.isdisjoint(victim.statuses):
+    victim: Actor | None = None if target is None else actors.get(target)
+    if target is None or victim is None or holds_any(victim.statuses, OUT):
         return act_damage.resolve_damage(world, action, dice, settings)  # nobody left
     thresholds = stored["thresholds"]
     threshold = int(thresholds.get(target, thresholds[stored["queue"][0]]))
@@ -211,7 +213,9 @@ def resolve_damage(
         thrown += roll_aces(roll, plan.sides, "damage", plan.count)
     if raise_:
         thrown.append(roll_ace(roll, 6, "raise"))
-    damage = sum([sum(die.faces) for die in thrown]) + plan.bonus
+    damage = plan.bonus
+    for die in thrown:
+        damage += faces_total(die)
     toughness = plan.toughness
     head = plan.heads.get(damage)
     if head is None:
@@ -332,13 +336,13 @@ def _section(
     return made
 
 
-PLANS_SIZE = SHEET_TABLE_SIZE
+PLANS_SIZE: Final = SHEET_TABLE_SIZE
 """Damage plans remembered (oldest dropped first); each holds two sheets and at most
 :data:`SHOWN_SIZE` outcomes."""
-SHOWN_SIZE = 64
+SHOWN_SIZE: Final = 64
 """Head lines a damage plan remembers (raise, bonus and damage lines, one per damage total;
 it starts again when full); also the cards an applied hit's outcome remembers."""
-SECTIONS_SIZE = 256
+SECTIONS_SIZE: Final = 256
 """Card sections a damage plan remembers (damage total x remembered outcome; it starts again
 when full)."""
 
@@ -385,7 +389,7 @@ class DamagePlan:
         self.sections: dict[tuple[int, int], tuple[tuple[Line, ...], tuple[Section, ...]]] = {}
 
 
-_DAMAGE: dict[tuple[Any, ...], DamagePlan] = {}
+_DAMAGE: Final[dict[tuple[Any, ...], DamagePlan]] = {}
 
 
 def _damage_plan(
@@ -478,7 +482,7 @@ def resolve_apply(
     if type(pending) is not dict:
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     hit = pending.get(pid)
-    victim = actors.get(action.actor_id)
+    victim: Actor | None = actors.get(action.actor_id)  # typed: native reads
     if type(hit) is not dict or victim is None or hit["target"] != action.actor_id:
         return act_soak.resolve_apply(world, action, dice, settings)  # refused there
     state = victim.state

@@ -17,7 +17,7 @@ Everything else is the caller's (its remembered outcomes or the whole way).
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceSource, Die
 from rules.jsondata import copy_json
@@ -77,12 +77,12 @@ class IncapPlan:
         self.injuries: dict[tuple[str, str], Line] = {}
 
 
-PLANS_SIZE = SHEET_TABLE_SIZE
+PLANS_SIZE: Final = SHEET_TABLE_SIZE
 """Plans remembered (the table starts again when full); each holds a sheet's Vigor die and a
 settings object, so their ids are not reused while it lives."""
-SHOWN_SIZE = 64
+SHOWN_SIZE: Final = 64
 """Vigor-total and injury lines a plan remembers (each table starts again when full)."""
-_PLANS: dict[tuple[int, str, int], IncapPlan] = {}
+_PLANS: Final[dict[tuple[int, str, int], IncapPlan]] = {}
 
 
 def _plan(vigor: TraitDie, sheet: Sheet, name: str, settings: Mapping[str, Any]) -> IncapPlan:

@@ -10,21 +10,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from rules.dice import DiceError
-from rules.memo import by_identity
+from rules.memo import remember_by_identity
 from rules.model import JsonMap, RulesError, t
 from rules.rolls import parse_expression
 from rules.savage_worlds.tables import ATTRIBUTES, ROF_AMMO, SKILL_LABELS, TRAIT_DICE
 
-_SLUG = re.compile(r"^[a-z0-9_]{1,40}$")
-WEAPON_KINDS = ("melee", "ranged", "thrown")
-RELOADS = ("magazine", "belt", "missile", "single")
-SIDES = ("heroes", "villains", "civilians")
-EDGES = ("temple", "rapido", "frenesi", "sin_retroceso")
+_SLUG: Final = re.compile(r"^[a-z0-9_]{1,40}$")
+WEAPON_KINDS: Final = ("melee", "ranged", "thrown")
+RELOADS: Final = ("magazine", "belt", "missile", "single")
+SIDES: Final = ("heroes", "villains", "civilians")
+EDGES: Final = ("temple", "rapido", "frenesi", "sin_retroceso")
 """Edges the rules read: Temple (Level Headed), Rápido (Quick), Frenesí, recoil edge."""
-MAX_SHOTS = 10_000
+MAX_SHOTS: Final = 10_000
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Weapon:
         return {"melee": "pelear", "ranged": "disparar", "thrown": "lanzar"}[self.kind]
 
 
-UNARMED = Weapon("unarmed", "Desarmado", "melee", "")
+UNARMED: Final = Weapon("unarmed", "Desarmado", "melee", "")
 """'Daño desarmado: Un combatiente desarmado solamente causa su propia Fuerza'."""
 
 
@@ -164,7 +164,7 @@ def _skill(key: str, raw: Any, field: str) -> Skill:
     return Skill(key, label, _die(raw, field))
 
 
-_WEAPON_FIELDS = frozenset(
+_WEAPON_FIELDS: Final = frozenset(
     {
         "id",
         "name",
@@ -226,7 +226,7 @@ def _weapon(raw: Any, field: str) -> Weapon:
     )
 
 
-_SHEET_FIELDS = frozenset(
+_SHEET_FIELDS: Final = frozenset(
     {
         "wild_card",
         "side",
@@ -245,8 +245,22 @@ _SHEET_FIELDS = frozenset(
 )
 
 
-@by_identity()
+_PARSED: Final[dict[int, tuple[Any, Sheet]]] = {}
+"""Parsed sheets by the identity of their raw mapping (held): ``by_identity``'s table and rule,
+looked up in :func:`parse_sheet` itself so compiled callers call it natively."""
+PARSED_SIZE: Final = 256
+
+
 def parse_sheet(raw: JsonMap) -> Sheet:
+    """The sheet of ``raw``, parsed once per raw mapping object (sheets are never changed:
+    a new sheet is a new object): :func:`rules.memo.by_identity`'s memo, written out."""
+    hit = _PARSED.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    return remember_by_identity(_PARSED, raw, _parse_sheet(raw), PARSED_SIZE)
+
+
+def _parse_sheet(raw: JsonMap) -> Sheet:
     if not isinstance(raw, Mapping):
         raise _problem("a sheet must be an object", "sheet")
     unknown = set(raw) - _SHEET_FIELDS

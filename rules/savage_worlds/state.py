@@ -17,9 +17,15 @@ from rules.model import Actor, ActorChange, Effect, JsonMap, RulesError, World, 
 from rules.savage_worlds.sheet import Sheet, parse_sheet
 
 OUT: Final = frozenset({"incapacitated", "dead"})
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 COMBAT: Final = "sw_combat"
 """World data key of this system's combat (cards, units, rounds); the shared tracker owns ``combat``."""
+
+
+def holds_any(statuses: frozenset[str], these: frozenset[str]) -> bool:
+    """``not these.isdisjoint(statuses)`` in a native loop when compiled (a frozenset's
+    ``isdisjoint`` is a generic method call there; an actor holds none to a few statuses)."""
+    return any(status in these for status in statuses)  # a loop when compiled
 
 
 def initial_state(sheet: Sheet) -> dict[str, Any]:

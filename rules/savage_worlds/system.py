@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rules.dice import DiceError, DiceSource
-from rules.memo import by_identity
+from rules.memo import remember_by_identity
 from rules.model import (
     Action,
     Actor,
@@ -49,7 +49,7 @@ from rules.tracker import Combat, Initiative, Slot
 
 Handler = Callable[[World, Action, DiceSource, Mapping[str, Any]], Resolution]
 
-HANDLERS: Mapping[str, Handler] = {
+HANDLERS: Final[dict[str, Handler]] = {
     "trait": act_turn.resolve_trait,
     "declare": act_turn.resolve_declare,
     "free": act_turn.resolve_free,
@@ -82,7 +82,7 @@ HANDLERS: Mapping[str, Handler] = {
     "xcom_contact": xcom.resolve_contact,
 }
 
-SETTINGS: tuple[Param, ...] = (
+SETTINGS: Final[tuple[Param, ...]] = (
     Param("variant", "choice", t("setting.variant"), default="core", choices=("core", "xcom")),
     Param(
         "unskilled", "choice", t("setting.unskilled"), default="d4-2", choices=("d4-2", "refuse")
@@ -110,21 +110,29 @@ SETTINGS: tuple[Param, ...] = (
 )
 
 
-@by_identity()
+_MERGED: Final[dict[int, tuple[Any, Mapping[str, Any]]]] = {}
+"""Merged settings by the identity of the world's settings (held): ``by_identity``'s rule."""
+
+
 def _with_defaults(settings: JsonMap) -> Mapping[str, Any]:
-    """A world's settings over the defaults, merged once per settings object (read only)."""
-    return MappingProxyType({**{param.name: param.default for param in SETTINGS}, **settings})
+    """A world's settings over the defaults, merged once per settings object (read only;
+    :func:`rules.memo.by_identity`'s memo written out, so compiled callers call it natively)."""
+    hit = _MERGED.get(id(settings))
+    if hit is not None and hit[0] is settings:
+        return hit[1]
+    merged = MappingProxyType({**{param.name: param.default for param in SETTINGS}, **settings})
+    return remember_by_identity(_MERGED, settings, merged, 256)
 
 
-REMEMBERED_CHECKS = frozenset({"attack", "trait"})
+REMEMBERED_CHECKS: Final = frozenset({"attack", "trait"})
 """Actions whose validated parameters are remembered by value: their parameters are a sheet's
 choices (a weapon, a rate of fire, a trait, the situation), which a table sends again and
 again. Follow-ups (damage, soak, damage_apply) carry a new attack or hit id each time, so
 remembering them would only serve a benchmark that starts from the same world."""
-_CHECKED: dict[tuple[Any, ...], Action] = {}
+_CHECKED: Final[dict[tuple[Any, ...], Action]] = {}
 """Checked actions of :data:`REMEMBERED_CHECKS` by kind, actor, targets, GM or not, user and
 parameter values and types."""
-_PARAMS: dict[tuple[Any, ...], CheckedParams] = {}
+_PARAMS: Final[dict[tuple[Any, ...], CheckedParams]] = {}
 """Their checked parameters by kind and parameter values and types: one shared object for
 every actor and target pressing the same sheet button (a plan's key holds its identity)."""
 
@@ -143,7 +151,8 @@ def _as_is(rows: tuple[tuple[Any, ...], ...], raw: JsonMap) -> bool:
     (so nothing to fill in), each a plain value :func:`_quick` accepts as it is."""
     if type(raw) is not dict or len(raw) != len(rows):
         return False
-    for row, name in zip(rows, raw, strict=True):
+    for index, name in enumerate(raw):  # (not zip(strict=True): a generic call under mypyc)
+        row = rows[index]
         if name != row[0]:
             return False
         value = raw[name]
@@ -177,7 +186,7 @@ def _compile(spec: ActionSpec) -> Compiled:
     return rows, frozenset(p.name for p in spec.params), spec.min_targets, spec.max_targets
 
 
-_COMPILED: Mapping[str, Compiled] = {kind: _compile(spec) for kind, spec in ACTIONS.items()}
+_COMPILED: Final[dict[str, Compiled]] = {kind: _compile(spec) for kind, spec in ACTIONS.items()}
 
 
 def _quick(
@@ -296,15 +305,25 @@ class SavageWorlds(RuleSystem):
                 return action  # already what the check would make: a frozen value, kept
             return Action(action.kind, action.actor_id, quick, targets, action.by_gm, action.user)
         try:
-            key = (
-                action.kind,
-                action.actor_id,
-                targets,
-                action.by_gm,
-                action.user,
-                *params.items(),
-                *map(type, params.values()),
-            )
+            key: tuple[Any, ...]
+            if type(params) is dict:  # a plain dict (the bridge's): read with dict primitives
+                parts: list[Any] = [action.kind, action.actor_id, targets, action.by_gm]
+                parts.append(action.user)
+                for item in params.items():
+                    parts.append(item)
+                for value in params.values():
+                    parts.append(type(value))
+                key = tuple(parts)
+            else:
+                key = (
+                    action.kind,
+                    action.actor_id,
+                    targets,
+                    action.by_gm,
+                    action.user,
+                    *params.items(),
+                    *map(type, params.values()),
+                )
             found = _CHECKED.get(key)
         except TypeError:  # an unhashable value (a list, an object): the long way
             return super().check_action(world, action)
@@ -334,7 +353,7 @@ class SavageWorlds(RuleSystem):
     def resolve(self, world: World, action: Action, dice: DiceSource) -> Resolution:
         kind = action.kind
         handler = None
-        if kind != "damage" and kind != "attack" and kind != "damage_apply":
+        if kind != "damage" and kind != "attack" and kind != "damage_apply" and kind != "trait":
             handler = HANDLERS.get(kind)
             if handler is None:
                 self.action_spec(kind)
@@ -345,11 +364,13 @@ class SavageWorlds(RuleSystem):
         try:
             if handler is not None:
                 return handler(world, action, dice, settings)
-            # the burst's own presses, called straight (natively when compiled)
+            # the burst's own presses and the trait roll, called straight (natively when compiled)
             if kind == "damage":
                 return prepared_damage.resolve_damage(world, action, dice, settings)
             if kind == "attack":
                 return prepared_attack.resolve_attack(world, action, dice, settings)
+            if kind == "trait":  # the skill roll
+                return act_turn.resolve_trait(world, action, dice, settings)
             return prepared_damage.resolve_apply(world, action, dice, settings)
         except DiceError as problem:
             raise RulesError(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, final
+from typing import Any, Final, final
 
 from rules.dice import DiceSource, Die
 from rules.model import Line, Outcome, RulesError, Text, t
@@ -80,7 +80,7 @@ def trait_label(key: str) -> Text:
     return t(f"skill.{key}") if f"skill.{key}" in _SKILL_KEYS else t("raw", text=key)
 
 
-_SKILL_KEYS = frozenset(
+_SKILL_KEYS: Final = frozenset(
     f"skill.{k}" for k in ("pelear", "disparar", "lanzar", "atletismo", "notar", "sigilo", "sanar")
 )
 
@@ -100,7 +100,7 @@ def step_down(die: int) -> int:
     return TRAIT_DICE[max(0, index - 1)]
 
 
-_TRAITS: dict[tuple[int, str, bool], tuple[Sheet, TraitDie]] = {}
+_TRAITS: Final[dict[tuple[int, str, bool], tuple[Sheet, TraitDie]]] = {}
 
 
 def trait_die(
@@ -269,7 +269,7 @@ def roll_trait_check(
     )
 
 
-_OUTCOMES: dict[tuple[bool, bool, int, int], Outcome] = {}
+_OUTCOMES: Final[dict[tuple[bool, bool, int, int], Outcome]] = {}
 
 
 def outcome(result: TraitResult) -> Outcome:
@@ -295,10 +295,10 @@ def modifier_lines(modifiers: tuple[Modifier, ...]) -> tuple[Line, ...]:
     return tuple(Line(t(f"mod.{m.key}"), f"{m.value:+d}") for m in modifiers if m.value)
 
 
-_DIE_LINES: dict[int, tuple[TraitDie, Line]] = {}
-_TOTALS: dict[tuple[int, int], Line] = {}
-_ACES = Line(t("line.aces"))
-_CRITICAL_FAILURE = Line(t("line.critical_failure"))
+_DIE_LINES: Final[dict[int, tuple[TraitDie, Line]]] = {}
+_TOTALS: Final[dict[tuple[int, int], Line]] = {}
+_ACES: Final = Line(t("line.aces"))
+_CRITICAL_FAILURE: Final = Line(t("line.critical_failure"))
 
 
 def die_line(trait: TraitDie) -> Line:
