@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
@@ -169,7 +169,7 @@ class Bridge:
         eio._async = {**eio._async, "websocket": UncompressedWebSocket}
         self.sio.on("connect", self.on_connect, namespace=NAMESPACE)
         self.sio.on("disconnect", self.on_disconnect, namespace=NAMESPACE)
-        self.sio.on("*", self.on_event, namespace=NAMESPACE)
+        self.sio.serve(NAMESPACE, self.on_event)
 
     # -- worlds ---------------------------------------------------------------
     async def runtime(self, world_id: str) -> WorldRuntime:
@@ -367,14 +367,11 @@ class Bridge:
                 runtime.members[key] -= 1
 
     # -- requests -------------------------------------------------------------
-    async def on_event(self, event: str, sid: str, *args: Any) -> dict[str, Any]:
+    def on_event(self, event: str, sid: str, args: Sequence[Any]) -> Awaitable[dict[str, Any]]:
+        """A request on the namespace (``VttServer.serve``): the coroutine of its
+        :meth:`handle`, which the transport awaits for the ack (no layer of its own)."""
         conn = self.connections.get(sid)
-        locale = conn.session.locale if conn else "es"
-        try:
-            return await self.handle(conn, event, args, locale)
-        except Exception:
-            log.exception("unhandled error in %s", event)
-            return self._error("internal_error", locale)
+        return self.handle(conn, event, args, conn.session.locale if conn else "es")
 
     def _error(
         self, code: str, locale: str, field: str | None = None, message: str | None = None
@@ -389,84 +386,98 @@ class Bridge:
         }
 
     async def handle(
-        self, conn: Connection | None, event: str, args: tuple[Any, ...], locale: str
+        self, conn: Connection | None, event: str, args: Sequence[Any], locale: str
     ) -> dict[str, Any]:
-        if conn is None:
-            return self._error("bad_auth", locale)
-        refused = self.world_guard.admit(conn.bucket, conn.world_id)
-        if refused is not None:
-            return self._error(refused, locale)
-        request = parse_request(event, args)
-        if isinstance(request, ParseError):
-            return self._error(request.code, locale, request.field)
-        payload: dict[str, Any] = args[0]
-        session = conn.session
-        if event in GM_EVENTS and session.role != "gm":
-            return self._error("gm_only", locale)
-        if self.shutting_down:
-            return self._error("shutting_down", locale)
-        if not conn.welcomed.is_set():
-            # A request sent before the welcome waits for it, so its pushes reach this
-            # socket in order after the backlog (the socket joins its room there).
-            try:
-                await asyncio.wait_for(conn.welcomed.wait(), WELCOME_WAIT_SECONDS)
-            except TimeoutError:
-                return self._error("internal_error", locale)
-        runtime = self.worlds.get(conn.world_id)
-        if runtime is None:
-            runtime = await self.runtime(conn.world_id)
-        if self.cluster is not None:
-            # Several processes on one store: one request at a time, each written before
-            # the next is worked out (the cluster reloads and retries on a lost race).
-            async with runtime.lock:
-                return await self.cluster.apply(runtime, session, event, payload, request)
-        digest = payload_digest(event, payload)
-        lock = runtime.lock
-        pipe = self._pipes.get(conn.world_id) or self.pipe(runtime)
-        while True:
-            outcome: dict[str, Any] | Flight | Retry | None = None
-            if event not in READS_STORE and _idle(lock):
-                # Nobody else is working out a request of this world: the usual request
-                # is worked out and handed to the store in one synchronous step (no await
-                # between this check and the hand-off, so holding the lock would change
-                # nothing), or None when it needs the path below.
-                outcome = self._work_out(runtime, pipe, session, event, payload, digest, request)
-            if outcome is None:
-                async with lock:
-                    outcome = await self._apply_in_flight(
+        """One request (``args``: the event's arguments) to its ack's body. Anything
+        unforeseen is logged and answered ``internal_error``: a client never waits for an
+        ack that will not come."""
+        try:
+            if conn is None:
+                return self._error("bad_auth", locale)
+            refused = self.world_guard.admit(conn.bucket, conn.world_id)
+            if refused is not None:
+                return self._error(refused, locale)
+            request = parse_request(event, args)
+            if isinstance(request, ParseError):
+                return self._error(request.code, locale, request.field)
+            payload: dict[str, Any] = args[0]
+            session = conn.session
+            if event in GM_EVENTS and session.role != "gm":
+                return self._error("gm_only", locale)
+            if self.shutting_down:
+                return self._error("shutting_down", locale)
+            if not conn.welcomed.is_set():
+                # A request sent before the welcome waits for it, so its pushes reach this
+                # socket in order after the backlog (the socket joins its room there).
+                try:
+                    await asyncio.wait_for(conn.welcomed.wait(), WELCOME_WAIT_SECONDS)
+                except TimeoutError:
+                    return self._error("internal_error", locale)
+            runtime = self.worlds.get(conn.world_id)
+            if runtime is None:
+                runtime = await self.runtime(conn.world_id)
+            if self.cluster is not None:
+                # Several processes on one store: one request at a time, each written before
+                # the next is worked out (the cluster reloads and retries on a lost race).
+                async with runtime.lock:
+                    return await self.cluster.apply(runtime, session, event, payload, request)
+            digest = payload_digest(event, payload)
+            lock = runtime.lock
+            pipe = self._pipes.get(conn.world_id) or self.pipe(runtime)
+            while True:
+                outcome: dict[str, Any] | Flight | Retry | None = None
+                if event not in READS_STORE and _idle(lock):
+                    # Nobody else is working out a request of this world: the usual request
+                    # is worked out and handed to the store in one synchronous step (no await
+                    # between this check and the hand-off, so holding the lock would change
+                    # nothing), or None when it needs the path below.
+                    outcome = self._work_out(
                         runtime, pipe, session, event, payload, digest, request
                     )
-            if type(outcome) is Flight:
-                # This request's own flight: once on disk, pushed (after the previous
-                # flight's pushes) and answered; if the store failed, nothing happened.
-                # (Was ``_land``, a coroutine of its own: one layer and two resumes less.)
-                flight = outcome
-                ready = flight.ready
-                try:
-                    try:
-                        await ready  # its own future: cancelling it spares the write
-                    except StoreError:
-                        log.exception(
-                            "store refused event %s of world %s", flight.seq, flight.world.id
+                if outcome is None:
+                    async with lock:
+                        outcome = await self._apply_in_flight(
+                            runtime, pipe, session, event, payload, digest, request
                         )
-                        return self._error("store_error", session.locale)
-                    previous = flight.previous
-                    if previous is not None and not previous.pushed:
-                        await asyncio.shield(previous.emitted())
-                    return await self._deliver(runtime, session, flight)
-                finally:
-                    pipe.land(flight)
-            if type(outcome) is not Retry:
-                assert isinstance(outcome, dict)
-                return outcome
-            # A retry of a request still in flight: its ack once it landed, as a duplicate;
-            # if it failed, this retry is worked out afresh.
-            flight = outcome.flight
-            await asyncio.shield(flight.emitted())
-            if flight.ok:
-                return self._ack(
-                    runtime, flight.seq, flight.pushes, session, duplicate=True, world=flight.world
-                )
+                if type(outcome) is Flight:
+                    # This request's own flight: once on disk, pushed (after the previous
+                    # flight's pushes) and answered; if the store failed, nothing happened.
+                    # (Was ``_land``, a coroutine of its own: one layer and two resumes less.)
+                    flight = outcome
+                    ready = flight.ready
+                    try:
+                        try:
+                            await ready  # its own future: cancelling it spares the write
+                        except StoreError:
+                            log.exception(
+                                "store refused event %s of world %s", flight.seq, flight.world.id
+                            )
+                            return self._error("store_error", session.locale)
+                        previous = flight.previous
+                        if previous is not None and not previous.pushed:
+                            await asyncio.shield(previous.emitted())
+                        return await self._deliver(runtime, session, flight)
+                    finally:
+                        pipe.land(flight)
+                if type(outcome) is not Retry:
+                    assert isinstance(outcome, dict)
+                    return outcome
+                # A retry of a request still in flight: its ack once it landed, as a duplicate;
+                # if it failed, this retry is worked out afresh.
+                flight = outcome.flight
+                await asyncio.shield(flight.emitted())
+                if flight.ok:
+                    return self._ack(
+                        runtime,
+                        flight.seq,
+                        flight.pushes,
+                        session,
+                        duplicate=True,
+                        world=flight.world,
+                    )
+        except Exception:
+            log.exception("unhandled error in %s", event)
+            return self._error("internal_error", locale)
 
     def pipe(self, runtime: WorldRuntime) -> WorldPipe:
         pipe = self._pipes.get(runtime.world.id)

@@ -7,6 +7,7 @@ import gc
 import ipaddress
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engineio
@@ -39,6 +40,13 @@ class OutgoingQueue(asyncio.Queue[Any]):
     without limit (found by tests/reliability/test_slow_client.py). Here the queue
     refuses to grow past ``limit``: the socket is cut off instead (``on_overflow``), and
     nothing is silently dropped from a connection that stays open.
+
+    ``put_nowait`` (six a roll request: five pushes and the ack) is written out in one
+    frame: the bound and what ``asyncio.Queue.put_nowait`` does (append, count the
+    unfinished task, clear the "finished" event, wake the first waiting reader), without
+    its four method calls (``full``, ``_put``, ``Event.clear``, ``_wakeup_next``), so a
+    bounded put costs no more than an unbounded one (tests/bridge/test_transport.py holds
+    it to ``asyncio.Queue``'s behaviour: order, ``join``/``task_done``, readers woken).
     """
 
     def __init__(self, server: Any, limit: int) -> None:
@@ -48,20 +56,32 @@ class OutgoingQueue(asyncio.Queue[Any]):
         self.overflowed = False
 
     def put_nowait(self, item: Any) -> None:
-        # ``None`` is engine.io's "stop the writer" signal: always let it through.
-        if item is not None and (self.overflowed or self.qsize() >= self.limit):
-            if not self.overflowed:
-                self.overflowed = True
-                self._cut_off()
+        queue = self._queue  # type: ignore[attr-defined]
+        # ``None`` is engine.io's "stop the writer" signal: always let it through. Once
+        # overflowed, ``limit`` is -1: every packet but ``None`` is refused.
+        if len(queue) >= self.limit and item is not None:
+            self._overflow()
             return
-        super().put_nowait(item)
+        queue.append(item)
+        self._unfinished_tasks += 1  # type: ignore[attr-defined]
+        self._finished._value = False  # type: ignore[attr-defined] # Event.clear()
+        getters = self._getters  # type: ignore[attr-defined]
+        while getters:
+            getter = getters.popleft()
+            if not getter.done():
+                getter.set_result(None)
+                break
 
-    def _cut_off(self) -> None:
+    def _overflow(self) -> None:
+        if not self.overflowed:
+            self.overflowed = True
+            limit, self.limit = self.limit, -1
+            self._cut_off(limit)
+
+    def _cut_off(self, queued: int) -> None:
         for sid, sock in list(self.server.sockets.items()):
             if sock.queue is self:
-                log.warning(
-                    "socket %s stopped reading (%d packets queued): cut off", sid, self.limit
-                )
+                log.warning("socket %s stopped reading (%d packets queued): cut off", sid, queued)
                 abort = getattr(sock, "vtt_abort", None)
                 if abort is not None:
                     abort()
@@ -286,39 +306,131 @@ async def disconnect_all(eio: Any, grace: float = CLOSE_GRACE) -> None:
     eio.sockets = {}
 
 
+EventHandler = Callable[[str, str, list[Any]], Awaitable[Any]]
+"""A namespace's request handler: ``(event, sid, args)`` to the ack's body (:meth:`VttServer.serve`)."""
+
+_DISPATCHED: set[asyncio.Task[None]] = set()
+"""The event tasks on their way (the loop keeps only weak references to tasks)."""
+
+
 class VttServer(socketio.AsyncServer):  # type: ignore[misc]
-    """python-socketio routes a client *event* named ``connect`` or ``disconnect`` to
-    the connection handlers (found by the fuzz test: a fake ``connect`` raised and
-    never acked, a fake ``disconnect`` dropped the session). Such events go to the
-    catch-all handler instead, which answers ``unknown_event``.
+    """python-socketio's server with the bridge's safety on the way in, and a direct path
+    from a decoded EVENT packet to the namespace's handler.
+
+    The safety (each found by a test; tests/reliability/test_bad_input.py and the fuzz
+    tests are its spec):
+
+    - a packet socket.io cannot decode (bad msgpack, an integer map key, an unknown packet
+      type) used to be dropped with a logged traceback and no answer, so the client waited
+      forever: the connection is closed at once (the client sees the disconnect);
+    - an event on a namespace this connection is not in (never opened, or left with a
+      DISCONNECT packet) used to be dropped with a log line and no answer: the connection
+      is closed, as for a malformed packet (found by ``make chaos``'s raw-frame fuzz);
+    - an event with no name, or a name that is not text, used to raise before any handler:
+      it reaches the handler as ``invalid:event``;
+    - python-socketio routes a client *event* named ``connect`` or ``disconnect`` to the
+      connection handlers (a fake ``connect`` raised and never acked, a fake
+      ``disconnect`` dropped the session): such events reach the handler as
+      ``reserved:<name>``;
+    - a handler that raises closes the connection (no ack would ever come).
+
+    All of it is checked inline where the packet is decoded (:meth:`_handle_eio_message`),
+    and an EVENT for a namespace with a handler given to :meth:`serve` goes from there to
+    one task (as python-socketio's ``async_handlers`` starts one) that awaits the handler
+    and queues its ack: python-socketio's ``_handle_event``, ``_handle_event_internal``,
+    ``_trigger_event`` and its handler lookup are not on the way (they were, each behind a
+    wrapper of ours: three coroutine layers a request). Any other packet takes python-
+    socketio's own dispatch, under the same guard.
 
     Its engine.io server is :class:`VttEngineServer` (bounded outgoing queues)."""
 
     RESERVED = frozenset({"connect", "connect_error", "disconnect"})
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._served: dict[str, EventHandler] = {}
+
     def _engineio_server_class(self) -> type[engineio.AsyncServer]:
         return VttEngineServer
 
+    def serve(self, namespace: str, handler: EventHandler) -> None:
+        """Every event on ``namespace`` goes to ``handler(event, sid, args)``, whose result
+        is the ack's body (python-socketio's ``on("*", ...)`` without its dispatch)."""
+        self._served[namespace] = handler
+
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
-        """A packet socket.io cannot decode (bad msgpack, an integer map key, an unknown
-        packet type) used to be dropped with a logged traceback and no answer, so the client
-        waited forever (found by tests/reliability/test_bad_input.py). Now the connection is
-        closed at once: the client sees the disconnect instead of waiting."""
         try:
+            if eio_sid not in self._binary_packet:
+                pkt = self.packet_class(encoded_packet=data)
+                if pkt.packet_type == _EVENT:
+                    namespace = pkt.namespace or "/"
+                    manager = self.manager
+                    sid = manager.sid_from_eio_sid(eio_sid, namespace)
+                    if not manager.is_connected(sid, namespace):
+                        log.warning("event on a namespace not joined: connection closed")
+                        await self._close_connection(eio_sid)
+                        return
+                    handler = self._served.get(namespace)
+                    if handler is None:
+                        await self._handle_event(eio_sid, namespace, pkt.id, pkt.data)
+                        return
+                    # One task an event, as python-socketio's ``async_handlers`` starts.
+                    task = asyncio.get_running_loop().create_task(
+                        self._answer(handler, sid, eio_sid, pkt.data, namespace, pkt.id)
+                    )
+                    _DISPATCHED.add(task)
+                    task.add_done_callback(_DISPATCHED.discard)
+                    return
             await super()._handle_eio_message(eio_sid, data)
         except Exception as exc:
             log.warning("malformed packet (%s): connection closed", type(exc).__name__)
             await self._close_connection(eio_sid)
 
+    async def _answer(
+        self,
+        handler: EventHandler,
+        sid: str,
+        eio_sid: str,
+        data: Any,
+        namespace: str,
+        id: Any,
+    ) -> None:
+        """One event: its name checked, the handler awaited, its ack queued."""
+        event = data[0] if data else None
+        if type(event) is not str:
+            # No event name, or one that is not text (a map, a number).
+            event = "invalid:event"
+        elif event in self.RESERVED:
+            event = f"reserved:{event}"
+        try:
+            body = await handler(event, sid, data[1:])
+        except Exception:
+            log.exception("unhandled error in event %r: connection closed", event)
+            await self._close_connection(eio_sid)
+            return
+        if id is not None:
+            # What python-socketio acks with a handler's result.
+            if body is None:
+                args: list[Any] = []
+            elif type(body) is tuple:
+                args = list(body)
+            else:
+                args = [body]
+            await self._send_packet(
+                eio_sid, self.packet_class(_ACK, namespace=namespace, id=id, data=args)
+            )
+
     async def _handle_event(self, eio_sid: str, namespace: str | None, id: Any, data: Any) -> None:
-        """An event on a namespace this connection is not in (never opened, or left with
-        a DISCONNECT packet) used to be dropped with a log line and no answer, so a client
-        waiting for its ack waited forever (found by ``make chaos``'s raw-frame fuzz). Now
-        the connection is closed, as for a malformed packet."""
+        """python-socketio's own dispatch (a binary event, a namespace with no :meth:`serve`
+        handler), with the same checks."""
         sid = self.manager.sid_from_eio_sid(eio_sid, namespace or "/")
         if not self.manager.is_connected(sid, namespace or "/"):
             log.warning("event on a namespace not joined: connection closed")
             await self._close_connection(eio_sid)
+            return
+        handler = self._served.get(namespace or "/")
+        if handler is not None:
+            await self._answer(handler, sid, eio_sid, data, namespace or "/", id)
             return
         await super()._handle_event(eio_sid, namespace, id, data)
 
@@ -333,14 +445,17 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
     async def _handle_event_internal(
         self, server: Any, sid: str, eio_sid: str, data: list[Any], namespace: str, id: Any
     ) -> None:
+        # python-socketio's dispatch (a namespace with no :meth:`serve` handler): the same
+        # event name checks.
         if not data or not isinstance(data[0], str):
-            # No event name, or one that is not text (a map, a number): the catch-all
-            # answers unknown_event. It used to raise before any handler (found by
-            # tests/reliability/test_bad_input.py) and the client waited for its ack.
             data = ["invalid:event", *data[1:]]
         elif data[0] in self.RESERVED:
             data = [f"reserved:{data[0]}", *data[1:]]
         await super()._handle_event_internal(server, sid, eio_sid, data, namespace, id)
+
+
+_EVENT = socketio.packet.EVENT
+_ACK = socketio.packet.ACK
 
 
 SERVER_GC_THRESHOLDS = (20_000, 20, 20)

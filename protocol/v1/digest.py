@@ -22,6 +22,10 @@ from protocol.v1.requests import ACTION_EVENTS
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 _SORTED = orjson.OPT_SORT_KEYS
+_SHA256 = hashlib.sha256
+"""The constructor, looked up once (``hashlib.sha256`` is a module attribute read and a
+generic call each time it is named)."""
+_DUMPS = orjson.dumps
 
 NO_FLOAT_EVENTS: frozenset[str] = frozenset({*ACTION_EVENTS, "card_action"})
 """Events whose models accept no float and no free-form value (``Params`` are booleans,
@@ -38,7 +42,7 @@ def payload_digest(event: str, payload: Any) -> str:
     one its event's model accepted (the fast path relies on what the model admits)."""
     if event in NO_FLOAT_EVENTS:
         try:
-            return hashlib.sha256(orjson.dumps([event, payload], option=_SORTED)).hexdigest()
+            return _SHA256(_DUMPS([event, payload], None, _SORTED)).hexdigest()
         except TypeError:  # orjson.JSONEncodeError: the standard encoder decides
             pass
-    return hashlib.sha256(canonical_text(event, payload).encode("utf-8")).hexdigest()
+    return _SHA256(canonical_text(event, payload).encode("utf-8")).hexdigest()
