@@ -38,7 +38,7 @@ class OutgoingQueue(asyncio.Queue[Any]):
     writer task empties into the websocket; a client that stops reading blocks the writer
     (aiohttp waits for the TCP window) and the queue grows with every push to its room,
     without limit (found by tests/reliability/test_slow_client.py). Here the queue
-    refuses to grow past ``limit``: the socket is cut off instead (``on_overflow``), and
+    refuses to grow past ``limit``: the socket is cut off instead (``_overflow``), and
     nothing is silently dropped from a connection that stays open.
 
     ``put_nowait`` (six a roll request: five pushes and the ack) is written out in one
