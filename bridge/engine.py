@@ -16,8 +16,8 @@ from typing import Any, Literal, final
 
 from pydantic import BaseModel
 
-from bridge.serialize import actor_from_json, actor_json, actor_to_json, card_to_json
-from bridge.store import EventRow
+from bridge.serialize import actor_from_json, actor_json, actor_to_json, card_to_json, now
+from bridge.store import EventRow, NewEvent
 from protocol.v1.requests import (
     ActionRequest,
     ActorRemoveRequest,
@@ -33,7 +33,7 @@ from protocol.v1.requests import (
     UndoRequest,
 )
 from rules import tracker
-from rules.dice import DiceError, DiceSource
+from rules.dice import DiceError, DiceSource, RecordingDice
 from rules.model import Action, Actor, Resolution, RulesError, Text, TimeStep, World, t
 from rules.params import Param, validate_params
 from rules.records import NEW_DICT, native_record
@@ -164,6 +164,38 @@ def process(
     except DiceError as error:
         return Rejected(error.code, None, t("error.dice", problem=error.message))
     raise TypeError(f"no handler for {type(request).__name__}")
+
+
+def stored_event(
+    seq: int,
+    event: str,
+    session: Session,
+    payload: dict[str, Any],
+    digest: str,
+    dice: RecordingDice,
+    result: Accepted,
+) -> NewEvent:
+    """The accepted request as the store writes it: its columns taken straight from the
+    request, the dice it drew (``[sides, face]`` each, in order) and the result, stamped
+    with :func:`bridge.serialize.now`. Compiled with the engine: the draws read from the
+    native records and the stamp made natively, in the step that worked the request out
+    (was ``Bridge._record``, plain Python: the draws' list comprehension, the clock and the
+    call, ~120 bytecodes a request)."""
+    return NewEvent(
+        seq,
+        str(payload["id"]),
+        event,
+        session.user,
+        session.role,
+        payload,
+        digest,
+        [[draw.sides, draw.face] for draw in dice.draws],
+        result.pushes,
+        result.undo,
+        now(),
+        result.used_follow_ups,
+        result.released_follow_ups,
+    )
 
 
 def _combatants(
