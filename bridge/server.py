@@ -21,7 +21,7 @@ from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
-from bridge.engine import Accepted, Rejected, Session, process, stored_event
+from bridge.engine import Accepted, Rejected, Session, process, stored_event, work_out
 from bridge.limits import (
     DEFAULT_AUTH,
     DEFAULT_RATE,
@@ -590,12 +590,26 @@ class Bridge:
         known = runtime.request_ids
         if known is None or hash(request_id) in known:
             return None
-        dice = RecordingDice(self.dice_factory())
-        result = process(self.registry, runtime.world, session, event, request, dice)
-        if isinstance(result, Accepted):
-            return self._launch(runtime, pipe, session, event, payload, digest, dice, result)
+        worked = work_out(
+            self.registry,
+            runtime.world,
+            session,
+            event,
+            request,
+            self.dice_factory,
+            payload,
+            digest,
+            runtime.seq + 1,
+        )
+        if type(worked) is tuple:
+            # Accepted: handed to the store and made the world's state (as _launch, inline).
+            result, record, state = worked
+            known.add(hash(request_id))
+            write = self.store.submit(runtime.world.id, record, state)
+            return pipe.launch(runtime, record, result.world, write)
+        assert isinstance(worked, Rejected)
         if pipe.landed_all():  # every flight landed: the ground is durable
-            return self._refusal(runtime, session, result)
+            return self._refusal(runtime, session, worked)
         return None
 
     def _retried(self, in_flight: Flight, session: Session, digest: str) -> dict[str, Any] | Retry:
