@@ -17,6 +17,7 @@ from typing import Any, Final, Literal, final
 from pydantic import BaseModel
 
 from bridge.serialize import (
+    NewEvent,
     actor_from_json,
     actor_json,
     actor_to_json,
@@ -24,7 +25,7 @@ from bridge.serialize import (
     now,
     world_json_text,
 )
-from bridge.store import EventRow, NewEvent
+from bridge.store import EventRow
 from protocol.v1.requests import (
     ActionRequest,
     ActorRemoveRequest,
