@@ -684,7 +684,8 @@ class AsyncStore:
         StoreError). The bridge's hot path holds this future instead of a task per event.
         Must be called on the event loop's thread."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
+        # The Future ``loop.create_future()`` makes, without that plain Python method's frame.
+        future: asyncio.Future[None] = asyncio.Future(loop=loop)
         self._items.append((world_id, event, state))
         self._futures.append(future)
         if not self._gathering:
