@@ -226,6 +226,15 @@ _NO_OUTCOME = _Outcome(None, "none", "", "")
 _PARTS_LIMIT = 2048
 """Card parts (dice, sections and outcomes) remembered per locale by identity; before,
 one table of 1,024 held them for every locale, and o3d10 alone shows ~1,100 throws."""
+_THROWS_LIMIT = 2048
+"""Whole throws remembered per locale by their dice's values, emptied at the bound: o3d10's
+three d10 show ~1,100 distinct throws (kept and dropped dice, explosions), a Savage
+Worlds trait roll a few dozen; an entry is its dice's views (shared with the die table),
+its HTML and its text line (~0.5 kB)."""
+_DIE_KEYS = ("sides", "faces", "role", "kept", "group")
+"""A die's JSON keys, in ``bridge.serialize.die_to_json``'s order (the stored events',
+read back, keep it): a die of exactly these keys and the usual types is keyed by its
+values alone (``_die_key``)."""
 _LOCALES_LIMIT = 16
 """Locales with remembered card views per renderer (a handful in use; a guard only)."""
 
@@ -241,6 +250,7 @@ class _LocaleViews:
         self.frames: dict[tuple[int, int, int], tuple[Any, Any, Any, _Frame]] = {}
         self.parts: dict[int, tuple[Any, _Dice | _Sections | _Outcome]] = {}
         self.die: dict[Any, tuple[Any, str, str]] = {}
+        self.throws: dict[tuple[Any, ...], _Dice] = {}
         self.section_texts: dict[Any, tuple[Any, _Sections]] = {}
 
     def remember(self, raw: Any, part: _Dice | _Sections | _Outcome) -> None:
@@ -249,6 +259,33 @@ class _LocaleViews:
         self.parts[id(raw)] = (raw, part)
         if len(self.parts) > _PARTS_LIMIT:
             forget_unheld(self.parts, _PARTS_LIMIT)
+
+
+def _die_key(raw: Any) -> tuple[Any, ...] | None:
+    """A die's values as a key, for the usual die (``_DIE_KEYS`` in that order, an int
+    ``sides`` and ``group``, a str ``role``, a bool ``kept``, a list of int faces): the
+    values alone say it all (the key order and the types are the same for every such
+    die, so equal keys render alike). None for any other die (``Renderer._die``'s
+    generic key, with each key and type, handles it)."""
+    if type(raw) is not dict or tuple(raw) != _DIE_KEYS:
+        return None
+    sides = raw["sides"]
+    faces = raw["faces"]
+    role = raw["role"]
+    kept = raw["kept"]
+    group = raw["group"]
+    if (
+        type(sides) is not int
+        or type(faces) is not list
+        or type(role) is not str
+        or type(kept) is not bool
+        or type(group) is not int
+    ):
+        return None
+    for face in faces:
+        if type(face) is not int:
+            return None
+    return (sides, role, kept, group, *faces)
 
 
 class Renderer:
@@ -412,9 +449,32 @@ class Renderer:
         return made
 
     def _dice_view(self, memo: _LocaleViews, raw: Any, locale: str) -> _Dice:
-        """A card's dice not found by the identity of their JSON list: put together from
-        its dice (``_die``) and remembered by that identity (the entry holds the list)."""
-        shown = [self._die(memo, d, locale) for d in raw]
+        """A card's dice not found by the identity of their JSON list: found by their
+        values (``_die_key``: a throw shown before, its JSON list built anew), else put
+        together from its dice (``_die``); remembered by that identity either way (the
+        entry holds the list). ``bridge.serialize`` gives equal throws the same JSON list
+        only while its bounded tables hold them (o3d10 throws more distinct throws than
+        they keep), so ~30 % of o3d10 cards bring a list not seen before: each is one key
+        a die and one lookup, not three die lookups, two joins and a new entry."""
+        keys: list[Any] = []
+        for die in raw:
+            key = _die_key(die)
+            if key is None:
+                keys.clear()
+                break
+            keys.append(key)
+        throw = tuple(keys) if keys else None
+        if throw is not None:
+            made = memo.throws.get(throw)
+            if made is not None:
+                memo.remember(raw, made)
+                return made
+        if keys:
+            shown = [
+                self._keyed_die(memo, key, d, locale) for key, d in zip(keys, raw, strict=True)
+            ]
+        else:
+            shown = [self._die(memo, d, locale) for d in raw]
         if shown:
             made = _Dice(
                 [die[0] for die in shown],
@@ -423,6 +483,10 @@ class Renderer:
             )
         else:
             made = _Dice([], "", "")
+        if throw is not None:
+            if len(memo.throws) >= _THROWS_LIMIT:
+                memo.throws.clear()
+            memo.throws[throw] = made
         memo.remember(raw, made)
         return made
 
@@ -430,11 +494,26 @@ class Renderer:
         """One die's view, HTML and text, remembered by its values (and their types):
         rules that build a new throw each roll (Savage Worlds) or roll many different
         throws (o3d10's three d10) still show the same few dice again."""
+        fast = _die_key(raw)
+        if fast is not None:
+            return self._keyed_die(memo, fast, raw, locale)
         try:
             key = tuple((k, tuple(v) if type(v) is list else v, type(v)) for k, v in raw.items())
             found = memo.die.get(key)
         except TypeError:  # a value that cannot be a key: rendered as it is
             return self._render_die(raw, locale)
+        if found is None:
+            found = self._render_die(raw, locale)
+            if len(memo.die) >= _VALUES_LIMIT:
+                memo.die.clear()
+            memo.die[key] = found
+        return found
+
+    def _keyed_die(
+        self, memo: _LocaleViews, key: tuple[Any, ...], raw: Mapping[str, Any], locale: str
+    ) -> tuple[Any, str, str]:
+        """``_die`` for a die whose key (``_die_key``) is made."""
+        found = memo.die.get(key)
         if found is None:
             found = self._render_die(raw, locale)
             if len(memo.die) >= _VALUES_LIMIT:
