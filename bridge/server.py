@@ -471,7 +471,7 @@ class Bridge:
     def pipe(self, runtime: WorldRuntime) -> WorldPipe:
         pipe = self._pipes.get(runtime.world.id)
         if pipe is None:
-            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.recent)
+            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.recent, self.store)
         return pipe
 
     async def _apply(
