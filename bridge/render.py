@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from functools import lru_cache
 from html import escape as html_escape
-from typing import Any
+from typing import Any, Final
 
 from bridge.serialize import (
     actor_from_json,
@@ -231,10 +231,11 @@ _THROWS_LIMIT = 2048
 three d10 show ~1,100 distinct throws (kept and dropped dice, explosions), a Savage
 Worlds trait roll a few dozen; an entry is its dice's views (shared with the die table),
 its HTML and its text line (~0.5 kB)."""
-_DIE_KEYS = ("sides", "faces", "role", "kept", "group")
+_DIE_KEYS: Final = ["sides", "faces", "role", "kept", "group"]
 """A die's JSON keys, in ``bridge.serialize.die_to_json``'s order (the stored events',
 read back, keep it): a die of exactly these keys and the usual types is keyed by its
-values alone (``_die_key``)."""
+values alone (``_die_key``). A list: mypyc reads a tuple constant's item by boxing the
+whole tuple anew."""
 _LOCALES_LIMIT = 16
 """Locales with remembered card views per renderer (a handful in use; a guard only)."""
 
@@ -267,8 +268,11 @@ def _die_key(raw: Any) -> tuple[Any, ...] | None:
     values alone say it all (the key order and the types are the same for every such
     die, so equal keys render alike). None for any other die (``Renderer._die``'s
     generic key, with each key and type, handles it)."""
-    if type(raw) is not dict or tuple(raw) != _DIE_KEYS:
+    if not isinstance(raw, dict) or len(raw) != 5:
         return None
+    for index, name in enumerate(raw):
+        if name != _DIE_KEYS[index]:
+            return None
     sides = raw["sides"]
     faces = raw["faces"]
     role = raw["role"]
@@ -276,16 +280,31 @@ def _die_key(raw: Any) -> tuple[Any, ...] | None:
     group = raw["group"]
     if (
         type(sides) is not int
-        or type(faces) is not list
         or type(role) is not str
         or type(kept) is not bool
         or type(group) is not int
+        or type(faces) is not list
     ):
         return None
     for face in faces:
         if type(face) is not int:
             return None
-    return (sides, role, kept, group, *faces)
+    return (sides, role, kept, group, tuple(faces))
+
+
+def ack_body(
+    seq: int, bodies: list[tuple[str, dict[str, Any]]], duplicate: bool = False
+) -> dict[str, Any]:
+    """A request's ack from the bodies its sender's room receives (``Renderer.pushes``):
+    its cards and its token statuses, the very same bodies (encoded alike)."""
+    cards: list[dict[str, Any]] = []
+    tokens: list[dict[str, Any]] = []
+    for name, body in bodies:
+        if name == "chat_card":
+            cards.append(body)
+        elif name == "token_status":
+            tokens.append(body)
+    return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
 
 
 class Renderer:
@@ -470,9 +489,7 @@ class Renderer:
                 memo.remember(raw, made)
                 return made
         if keys:
-            shown = [
-                self._keyed_die(memo, key, d, locale) for key, d in zip(keys, raw, strict=True)
-            ]
+            shown = [self._keyed_die(memo, keys[i], raw[i], locale) for i in range(len(keys))]
         else:
             shown = [self._die(memo, d, locale) for d in raw]
         if shown:
@@ -498,7 +515,10 @@ class Renderer:
         if fast is not None:
             return self._keyed_die(memo, fast, raw, locale)
         try:
-            key = tuple((k, tuple(v) if type(v) is list else v, type(v)) for k, v in raw.items())
+            key = tuple(
+                (k, tuple((x, type(x)) for x in v) if type(v) is list else v, type(v))
+                for k, v in raw.items()
+            )
             found = memo.die.get(key)
         except TypeError:  # a value that cannot be a key: rendered as it is
             return self._render_die(raw, locale)
@@ -931,14 +951,8 @@ class Renderer:
         duplicate: bool = False,
         user: str | None = None,
     ) -> dict[str, Any]:
-        cards, tokens = [], []
         wanted = [p for p in pushes if p["type"] in ("chat_card", "token_status")]
-        for name, body in self.pushes(world, seq, wanted, role, locale, (), user):
-            if name == "chat_card":
-                cards.append(body)
-            elif name == "token_status":
-                tokens.append(body)
-        return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
+        return ack_body(seq, self.pushes(world, seq, wanted, role, locale, (), user), duplicate)
 
     def _unknown(self, locale: str) -> str:
         return self.text(text_to_json(t("tracker.hidden")), locale)

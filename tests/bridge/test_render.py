@@ -203,7 +203,7 @@ def test_a_throw_seen_before_in_a_new_json_list_renders_from_its_values() -> Non
     assert second == fresh and second["dice"] is first["dice"]
     assert "10+3×" in second["text"] and second["dice"][1]["total"] == 13
 
-    assert _die_key(dice()[1]) == (10, "objetivo", False, 0, 10, 3)
+    assert _die_key(dice()[1]) == (10, "objetivo", False, 0, (10, 3))
     reordered = {"faces": [9], "sides": 10, "role": "objetivo", "kept": True, "group": 0}
     floating = {"sides": 10, "faces": [9.0], "role": "objetivo", "kept": True, "group": 0}
     counted = {"sides": 10, "faces": [9], "role": "objetivo", "kept": 1, "group": 0}
