@@ -226,11 +226,6 @@ _NO_OUTCOME = _Outcome(None, "none", "", "")
 _PARTS_LIMIT = 2048
 """Card parts (dice, sections and outcomes) remembered per locale by identity; before,
 one table of 1,024 held them for every locale, and o3d10 alone shows ~1,100 throws."""
-_THROWS_LIMIT = 2048
-"""Whole throws remembered per locale by their dice's values, emptied at the bound: o3d10's
-three d10 show ~1,100 distinct throws (kept and dropped dice, explosions), a Savage
-Worlds trait roll a few dozen; an entry is its dice's views (shared with the die table),
-its HTML and its text line (~0.5 kB)."""
 _DIE_KEYS: Final = ["sides", "faces", "role", "kept", "group"]
 """A die's JSON keys, in ``bridge.serialize.die_to_json``'s order (the stored events',
 read back, keep it): a die of exactly these keys and the usual types is keyed by its
@@ -251,7 +246,6 @@ class _LocaleViews:
         self.frames: dict[tuple[int, int, int], tuple[Any, Any, Any, _Frame]] = {}
         self.parts: dict[int, tuple[Any, _Dice | _Sections | _Outcome]] = {}
         self.die: dict[Any, tuple[Any, str, str]] = {}
-        self.throws: dict[tuple[Any, ...], _Dice] = {}
         self.section_texts: dict[Any, tuple[Any, _Sections]] = {}
 
     def remember(self, raw: Any, part: _Dice | _Sections | _Outcome) -> None:
@@ -468,30 +462,9 @@ class Renderer:
         return made
 
     def _dice_view(self, memo: _LocaleViews, raw: Any, locale: str) -> _Dice:
-        """A card's dice not found by the identity of their JSON list: found by their
-        values (``_die_key``: a throw shown before, its JSON list built anew), else put
-        together from its dice (``_die``); remembered by that identity either way (the
-        entry holds the list). ``bridge.serialize`` gives equal throws the same JSON list
-        only while its bounded tables hold them (o3d10 throws more distinct throws than
-        they keep), so ~30 % of o3d10 cards bring a list not seen before: each is one key
-        a die and one lookup, not three die lookups, two joins and a new entry."""
-        keys: list[Any] = []
-        for die in raw:
-            key = _die_key(die)
-            if key is None:
-                keys.clear()
-                break
-            keys.append(key)
-        throw = tuple(keys) if keys else None
-        if throw is not None:
-            made = memo.throws.get(throw)
-            if made is not None:
-                memo.remember(raw, made)
-                return made
-        if keys:
-            shown = [self._keyed_die(memo, keys[i], raw[i], locale) for i in range(len(keys))]
-        else:
-            shown = [self._die(memo, d, locale) for d in raw]
+        """A card's dice not found by the identity of their JSON list: put together from
+        its dice (``_die``) and remembered by that identity (the entry holds the list)."""
+        shown = [self._die(memo, d, locale) for d in raw]
         if shown:
             made = _Dice(
                 [die[0] for die in shown],
@@ -500,40 +473,27 @@ class Renderer:
             )
         else:
             made = _Dice([], "", "")
-        if throw is not None:
-            if len(memo.throws) >= _THROWS_LIMIT:
-                memo.throws.clear()
-            memo.throws[throw] = made
         memo.remember(raw, made)
         return made
 
     def _die(self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str) -> tuple[Any, str, str]:
         """One die's view, HTML and text, remembered by its values (and their types):
         rules that build a new throw each roll (Savage Worlds) or roll many different
-        throws (o3d10's three d10) still show the same few dice again."""
-        fast = _die_key(raw)
-        if fast is not None:
-            return self._keyed_die(memo, fast, raw, locale)
-        try:
-            key = tuple(
-                (k, tuple((x, type(x)) for x in v) if type(v) is list else v, type(v))
-                for k, v in raw.items()
-            )
+        throws (o3d10's three d10) still show the same few dice again. The usual die is
+        keyed by its values alone (``_die_key``: five lookups and a tuple, where the
+        generic key built a tuple of three for each of its keys)."""
+        key: Any = _die_key(raw)
+        if key is None:
+            try:
+                key = tuple(
+                    (k, tuple((x, type(x)) for x in v) if type(v) is list else v, type(v))
+                    for k, v in raw.items()
+                )
+                found = memo.die.get(key)
+            except TypeError:  # a value that cannot be a key: rendered as it is
+                return self._render_die(raw, locale)
+        else:
             found = memo.die.get(key)
-        except TypeError:  # a value that cannot be a key: rendered as it is
-            return self._render_die(raw, locale)
-        if found is None:
-            found = self._render_die(raw, locale)
-            if len(memo.die) >= _VALUES_LIMIT:
-                memo.die.clear()
-            memo.die[key] = found
-        return found
-
-    def _keyed_die(
-        self, memo: _LocaleViews, key: tuple[Any, ...], raw: Mapping[str, Any], locale: str
-    ) -> tuple[Any, str, str]:
-        """``_die`` for a die whose key (``_die_key``) is made."""
-        found = memo.die.get(key)
         if found is None:
             found = self._render_die(raw, locale)
             if len(memo.die) >= _VALUES_LIMIT:

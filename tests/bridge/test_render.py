@@ -166,11 +166,11 @@ def test_equal_dice_and_sections_built_anew_render_once_and_as_a_fresh_renderer(
     assert third["dice"][0]["kept"] is not True
 
 
-def test_a_throw_seen_before_in_a_new_json_list_renders_from_its_values() -> None:
-    """A throw whose JSON list is new (the serializer's bounded tables let equal throws
-    come back as new lists) is found by its dice's values: the same rendering as a fresh
-    renderer's, its dice views shared; dice of other key orders or value types are other
-    keys (rendered as they are), never mistaken for the usual die."""
+def test_the_usual_die_is_keyed_by_its_values_and_any_other_die_as_it_is() -> None:
+    """A throw in a new JSON list is put together from its dice found by their values
+    (the usual die's key: its values alone): the same rendering as a fresh renderer's,
+    its dice views shared; dice of other key orders or value types are other keys
+    (rendered as they are), never mistaken for the usual die."""
     from bridge.render import Renderer, _die_key
     from rules.model import World
 
@@ -200,7 +200,8 @@ def test_a_throw_seen_before_in_a_new_json_list_renders_from_its_values() -> Non
     first = remembered.card(card(dice()), seq=1, card_id="1.0", world=world, locale="es")
     second = remembered.card(card(dice()), seq=2, card_id="2.0", world=world, locale="es")
     fresh = Renderer(system).card(card(dice()), seq=2, card_id="2.0", world=world, locale="es")
-    assert second == fresh and second["dice"] is first["dice"]
+    assert second == fresh and second["dice"] is not first["dice"]
+    assert all(a is b for a, b in zip(second["dice"], first["dice"], strict=True))
     assert "10+3×" in second["text"] and second["dice"][1]["total"] == 13
 
     assert _die_key(dice()[1]) == (10, "objetivo", False, 0, (10, 3))
