@@ -167,7 +167,7 @@ class WorldPipe:
             record.pushes,
             self.tail,
             write,
-            write.get_loop().create_future(),
+            asyncio.Future(loop=write.get_loop()),  # as loop.create_future(), one frame less
             record,
             self,
             runtime,

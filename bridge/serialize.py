@@ -7,14 +7,117 @@ card keeps every die and follow-up, a world keeps its actors and data.
 from __future__ import annotations
 
 import json
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final, final
 
 from rules.dice import Die
 from rules.memo import forget_unheld
 from rules.model import Actor, Card, FollowUp, Outcome, Section, Text, TextParam, World
 from rules.params import Param
+from rules.records import native_record
+
+
+@final
+@dataclass(frozen=True)
+class NewEvent:
+    """An accepted event as the bridge hands it to the store (never changed after): the
+    columns of its row. ``bridge.store.NewEvent`` is this class.
+
+    A native record (``rules.records.native_record``), defined here so that the engine's
+    compiled step builds it natively (its own ``__init__`` storing into the instance's
+    struct; ~2.5k instructions of the loop a request as the plain dataclass it was, whose
+    generated ``__init__`` ran as plain Python); pure, the record's ``__init__`` fills its
+    ``__dict__``. Frozen: nothing assigns to a record's fields once made."""
+
+    seq: int
+    request_id: str
+    event: str
+    user: str
+    role: str
+    payload: dict[str, Any]
+    payload_hash: str
+    draws: list[list[int]]
+    pushes: list[dict[str, Any]]
+    undo: dict[str, Any] | None
+    created_at: str
+    used_follow_ups: tuple[tuple[str, str], ...] = ()
+    released_follow_ups: tuple[tuple[str, str], ...] = ()
+
+    def __init__(
+        self,
+        seq: int,
+        request_id: str,
+        event: str,
+        user: str,
+        role: str,
+        payload: dict[str, Any],
+        payload_hash: str,
+        draws: list[list[int]],
+        pushes: list[dict[str, Any]],
+        undo: dict[str, Any] | None,
+        created_at: str,
+        used_follow_ups: tuple[tuple[str, str], ...] = (),
+        released_follow_ups: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self.seq = seq  # type: ignore[misc]
+        self.request_id = request_id  # type: ignore[misc]
+        self.event = event  # type: ignore[misc]
+        self.user = user  # type: ignore[misc]
+        self.role = role  # type: ignore[misc]
+        self.payload = payload  # type: ignore[misc]
+        self.payload_hash = payload_hash  # type: ignore[misc]
+        self.draws = draws  # type: ignore[misc]
+        self.pushes = pushes  # type: ignore[misc]
+        self.undo = undo  # type: ignore[misc]
+        self.created_at = created_at  # type: ignore[misc]
+        self.used_follow_ups = used_follow_ups  # type: ignore[misc]
+        self.released_follow_ups = released_follow_ups  # type: ignore[misc]
+
+
+native_record(NewEvent)
+
+
+_MILLIS: Final = tuple(f".{m:03d}+00:00" for m in range(1000))
+"""A millisecond's tail of the text, as ``isoformat(timespec="milliseconds")`` writes it
+for a UTC time."""
+
+
+class _Clock:
+    """The last millisecond and second :func:`now` formatted, and their texts."""
+
+    def __init__(self) -> None:
+        self.ms = -1
+        self.text = ""
+        self.second = -1
+        self.head = ""
+
+
+_CLOCK: Final = _Clock()
+
+
+def now() -> str:
+    """The time as the store records it (UTC, ISO 8601, milliseconds:
+    ``2026-11-30T17:06:01.123+00:00``), the text ``datetime.isoformat`` gives.
+
+    Every accepted event records it (its ``created_at``). The text is made once a
+    millisecond: the date and time up to the second once a second (``datetime``'s own
+    formatting), the millisecond's tail taken from a table; within the same millisecond the
+    same text object comes back. Compiled (it was plain Python in ``bridge.worlds``, ~50
+    bytecodes a request: engine9, docs/performance-engine.md "Ninth pass")."""
+    ms = time.time_ns() // 1_000_000
+    clock = _CLOCK
+    if ms != clock.ms:
+        seconds = ms // 1000
+        if seconds != clock.second:
+            moment = datetime.fromtimestamp(seconds, UTC)
+            clock.second, clock.head = seconds, moment.isoformat(timespec="seconds")[:-6]
+        clock.ms, clock.text = ms, clock.head + _MILLIS[ms - seconds * 1000]
+    return clock.text
+
 
 _TEXT_JSON: OrderedDict[int, tuple[Text, dict[str, Any]]] = OrderedDict()
 _TEXT_JSON_SIZE = 1024

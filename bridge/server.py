@@ -21,7 +21,7 @@ from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from bridge.auth import hash_token
-from bridge.engine import Accepted, Rejected, Session, process
+from bridge.engine import Accepted, Rejected, Session, process, stored_event, work_out
 from bridge.limits import (
     DEFAULT_AUTH,
     DEFAULT_RATE,
@@ -48,7 +48,7 @@ from bridge.transport import (
     settle_collector,
     wait_writable,
 )
-from bridge.worlds import WorldRuntime, now
+from bridge.worlds import WorldRuntime
 from protocol.v1.digest import payload_digest
 from protocol.v1.errors import error_message
 from protocol.v1.limits import check_payload
@@ -590,12 +590,26 @@ class Bridge:
         known = runtime.request_ids
         if known is None or hash(request_id) in known:
             return None
-        dice = RecordingDice(self.dice_factory())
-        result = process(self.registry, runtime.world, session, event, request, dice)
-        if isinstance(result, Accepted):
-            return self._launch(runtime, pipe, session, event, payload, digest, dice, result)
+        worked = work_out(
+            self.registry,
+            runtime.world,
+            session,
+            event,
+            request,
+            self.dice_factory,
+            payload,
+            digest,
+            runtime.seq + 1,
+        )
+        if type(worked) is tuple:
+            # Accepted: handed to the store and made the world's state (as _launch, inline).
+            result, record, state = worked
+            known.add(hash(request_id))
+            write = self.store.submit(runtime.world.id, record, state)
+            return pipe.launch(runtime, record, result.world, write)
+        assert isinstance(worked, Rejected)
         if pipe.landed_all():  # every flight landed: the ground is durable
-            return self._refusal(runtime, session, result)
+            return self._refusal(runtime, session, worked)
         return None
 
     def _retried(self, in_flight: Flight, session: Session, digest: str) -> dict[str, Any] | Retry:
@@ -662,24 +676,9 @@ class Bridge:
         dice: RecordingDice,
         result: Accepted,
     ) -> NewEvent:
-        # By position, in NewEvent's field order (seq, request_id, event, user, role,
-        # payload, payload_hash, draws, pushes, undo, created_at, used_follow_ups,
-        # released_follow_ups): thirteen names matched by keyword cost ~1-2 us a request.
-        return NewEvent(
-            seq,
-            str(payload["id"]),
-            event,
-            session.user,
-            session.role,
-            payload,
-            digest,
-            [[d.sides, d.face] for d in dice.draws],
-            result.pushes,
-            result.undo,
-            now(),
-            result.used_follow_ups,
-            result.released_follow_ups,
-        )
+        """The record of an accepted request (the cluster's path; the usual one calls
+        :func:`bridge.engine.stored_event` from :meth:`_launch` itself)."""
+        return stored_event(seq, event, session, payload, digest, dice, result)
 
     def _launch(
         self,
@@ -693,7 +692,7 @@ class Bridge:
         result: Accepted,
     ) -> Flight:
         """Hand the event to the store and make it the world's state in memory."""
-        record = self._record(runtime.seq + 1, session, event, payload, digest, dice, result)
+        record = stored_event(runtime.seq + 1, event, session, payload, digest, dice, result)
         known = runtime.request_ids
         if known is not None:
             known.add(hash(record.request_id))

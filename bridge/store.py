@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bridge.store_api import Store
 
 from bridge.auth import same_hash
+from bridge.serialize import NewEvent as NewEvent  # the engine builds it natively
 from bridge.serialize import dumps
 
 T = TypeVar("T")
@@ -119,32 +120,6 @@ class EventRow:
     pushes: list[dict[str, Any]]
     undo: dict[str, Any] | None
     created_at: str
-
-
-@dataclass
-class NewEvent:
-    """An accepted event as the bridge hands it to the store (never changed after).
-
-    Not ``frozen``: a frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__``, ~2.5 us of the loop's CPU for every accepted request (13
-    fields); a plain one stores them in the instance's own attribute values (a
-    hand-written ``__init__`` filling ``__dict__`` was as quick to make but slower to
-    read on the store's thread). Nothing assigns to a record's fields once made
-    (docs/performance-served.md, "Eighth pass")."""
-
-    seq: int
-    request_id: str
-    event: str
-    user: str
-    role: str
-    payload: dict[str, Any]
-    payload_hash: str
-    draws: list[list[int]]
-    pushes: list[dict[str, Any]]
-    undo: dict[str, Any] | None
-    created_at: str
-    used_follow_ups: tuple[tuple[str, str], ...] = ()
-    released_follow_ups: tuple[tuple[str, str], ...] = ()
 
 
 def _loads(text: str) -> Any:
@@ -712,7 +687,8 @@ class AsyncStore:
         StoreError). The bridge's hot path holds this future instead of a task per event.
         Must be called on the event loop's thread."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
+        # The Future ``loop.create_future()`` makes, without that plain Python method's frame.
+        future: asyncio.Future[None] = asyncio.Future(loop=loop)
         self._items.append((world_id, event, state))
         self._futures.append(future)
         if not self._gathering:

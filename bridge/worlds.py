@@ -3,42 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from bridge.auth import hash_token, new_token, new_world_id
-from bridge.serialize import world_from_json, world_to_json
+from bridge.serialize import now, world_from_json, world_to_json
 from bridge.store_api import Store
 from rules.model import Actor, World
 from rules.registry import Registry
 
-_NOW: list[Any] = [-1, ""]
-_SECOND: list[Any] = [-1, ""]
-_MILLIS = tuple(f".{m:03d}+00:00" for m in range(1000))
-"""A millisecond's tail of the text, as ``isoformat(timespec="milliseconds")`` writes it
-for a UTC time."""
-
-
-def now() -> str:
-    """The time as the store records it (UTC, ISO 8601, milliseconds:
-    ``2026-11-30T17:06:01.123+00:00``), the text ``datetime.isoformat`` gives.
-
-    Every accepted event records it. The date and time up to the second are made once a
-    second and the millisecond's tail is taken from a table: formatting a ``datetime``
-    each time cost ~10 us, and served requests mostly arrive in different milliseconds.
-    """
-    ms = time.time_ns() // 1_000_000
-    if ms != _NOW[0]:
-        seconds, millis = divmod(ms, 1000)
-        if seconds != _SECOND[0]:
-            moment = datetime.fromtimestamp(seconds, UTC)
-            _SECOND[0], _SECOND[1] = seconds, moment.isoformat(timespec="seconds")[:-6]
-        _NOW[0], _NOW[1] = ms, _SECOND[1] + _MILLIS[millis]
-    text: str = _NOW[1]
-    return text
+__all__ = ["CreatedWorld", "WorldRuntime", "create_world", "now"]
 
 
 @dataclass(frozen=True)

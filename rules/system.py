@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.dice import DiceSource
-from rules.memo import forget_oldest
 from rules.model import (
     Action,
     Actor,
@@ -40,6 +39,7 @@ from rules.model import (
 )
 from rules.params import Param, check_params, validate_params
 from rules.system_core import apply_effects as apply_effects  # compiled; given here too
+from rules.system_core import check_remembered
 from rules.system_core import sets_nothing_new as sets_nothing_new
 from rules.tracker import Combat, Initiative, Slot, default_initiative
 
@@ -156,32 +156,9 @@ class RuleSystem(ABC):
         frozen value), its targets looked up again in this world; refusals are worked out
         each time.
         """
-        raw = action.params
-        try:
-            key = (
-                id(self),
-                action.kind,
-                action.actor_id,
-                action.targets,
-                action.by_gm,
-                action.user,
-                *raw.items(),
-                *map(type, raw.values()),
-            )
-            hit = _CHECKED_ACTIONS.get(key)
-        except TypeError:  # unhashable values: checked in full each time
-            return self._check_action(world, action)
-        if hit is None or hit[0] is not self:
-            checked = self._check_action(world, action)
-            if len(_CHECKED_ACTIONS) >= CHECKED_ACTIONS_SIZE:
-                forget_oldest(_CHECKED_ACTIONS)
-            _CHECKED_ACTIONS[key] = (self, checked)
-            return checked
-        checked = hit[1]
-        if checked.targets:
-            for index, target in enumerate(checked.targets):
-                world.actor(target, f"targets.{index}")
-        return checked
+        # The look-up, its key and the targets' check are compiled
+        # (rules.system_core.check_remembered); the table and bound are read here each call.
+        return check_remembered(self, world, action, _CHECKED_ACTIONS, CHECKED_ACTIONS_SIZE)
 
     def _check_action(self, world: World, action: Action) -> Action:
         spec = self.actions.get(action.kind)

@@ -27,6 +27,7 @@ from rules.savage_worlds.tables import JOKER_BONUS, MULTI_ACTION_PENALTY
 from rules.savage_worlds.traits import (
     Modifier,
     TraitDie,
+    TraitResult,
     check_declare,
     multi_count,
     outcome,
@@ -102,7 +103,7 @@ def resolve_trait(
                 actor_id,
                 roll.dice,
                 outcome(roll),
-                (Section(None, trait_lines(roll)),),
+                _trait_sections(roll),
                 (),
                 "public",
                 None,
@@ -110,6 +111,26 @@ def resolve_trait(
         ),
         draft.effects(),
     )
+
+
+_SECTIONS: Final[dict[tuple[int, ...], tuple[tuple[Line, ...], tuple[Section, ...]]]] = {}
+
+
+def _trait_sections(roll: TraitResult) -> tuple[Section, ...]:
+    """The card's one section of the roll's lines, shared by every roll that shows the very
+    same lines (all of them shared records: the trait die's line, aces, the total against
+    the TN, a critical failure; a roll with modifiers shows lines made for it and gets a
+    section of its own). Frozen records, so the card's JSON and its renderings are found by
+    the section tuple's identity instead of being keyed by its texts each roll. The entry
+    holds the lines, so their ids are not reused while it lives."""
+    lines = trait_lines(roll)
+    if roll.modifiers:
+        return (Section(None, lines),)
+    key = tuple([id(line) for line in lines])
+    found = _SECTIONS.get(key)
+    if found is None:
+        found = remember(_SECTIONS, key, (lines, (Section(None, lines),)), SHEET_TABLE_SIZE)
+    return found[1]
 
 
 _TITLES: Final[dict[tuple[str, int], tuple[TraitDie, Text]]] = {}

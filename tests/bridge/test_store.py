@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -102,10 +103,10 @@ def test_tokens(opener: Opener) -> None:
 
 def test_follow_ups_and_events_read_back(opener: Opener) -> None:
     store = store_with(opener, "w")
-    marked = NewEvent(**{**event(1).__dict__, "used_follow_ups": (("0.0", "soak"),)})
+    marked = replace(event(1), used_follow_ups=(("0.0", "soak"),))
     store.append("w", marked, STATE)
     assert store.used_follow_ups("w", ["0.0", "9.9"]) == {("0.0", "soak")}
-    released = NewEvent(**{**event(2).__dict__, "released_follow_ups": (("0.0", "soak"),)})
+    released = replace(event(2), released_follow_ups=(("0.0", "soak"),))
     store.append("w", released, STATE)
     assert store.used_follow_ups("w", ["0.0"]) == set()
     assert store.event_at("w", 2) == store.find_request("w", "req-0002")
@@ -158,10 +159,10 @@ def test_a_group_with_follow_ups_writes_them_in_item_order(opener: Opener) -> No
     store = store_with(opener, "w", "v")
     mark = (("0.0", "soak"),)
     items: list[tuple[str, NewEvent, dict[str, object] | str]] = [
-        ("w", NewEvent(**{**event(1).__dict__, "used_follow_ups": mark}), STATE),
+        ("w", replace(event(1), used_follow_ups=mark), STATE),
         ("v", event(1, "v-1"), STATE),
-        ("w", NewEvent(**{**event(2).__dict__, "released_follow_ups": mark}), STATE),
-        ("w", NewEvent(**{**event(3).__dict__, "used_follow_ups": mark}), STATE),
+        ("w", replace(event(2), released_follow_ups=mark), STATE),
+        ("w", replace(event(3), used_follow_ups=mark), STATE),
     ]
     assert store.append_many(items) == [None] * 4  # type: ignore[arg-type]
     assert store.used_follow_ups("w", ["0.0"]) == {("0.0", "soak")}
