@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bridge.recent import RecentEvents
-from bridge.store import NewEvent
+from bridge.store import AsyncStore, NewEvent
 from bridge.worlds import WorldRuntime
 from rules.model import World
 
@@ -62,22 +62,25 @@ class Flight:
     and a future a request was one object and one callback for nobody."""
 
     def landed(self, write: asyncio.Future[None]) -> None:
-        """The write's done-callback (the first added: it runs before any waiter of the
-        write resumes): the world's durable state, the record remembered, the request
-        woken; on a failure the world in memory goes back to what is on disk."""
-        pipe, ready = self.pipe, self.ready
-        cancelled = write.cancelled()
-        error = None if cancelled else write.exception()
-        if not cancelled and error is None:
+        """Once the write's outcome is set (called by the store's answer itself,
+        ``AsyncStore.follow``, before any waiter of the write resumes; else the write's
+        first done callback): the world's durable state, the record remembered, the
+        request woken; on a failure the world in memory goes back to what is on disk."""
+        if not write.cancelled() and write.exception() is None:
             self.ok = True
+            pipe = self.pipe
             if self.seq > pipe.durable_seq:
                 pipe.durable_world, pipe.durable_seq = self.world, self.seq
             recent = pipe.recent
             if recent is not None:
                 recent.remember(pipe.world_id, self.record)  # on disk, so kept
+            ready = self.ready
             if not ready.done():  # else its request was cancelled: nobody waits
                 ready.set_result(None)
             return
+        pipe, ready = self.pipe, self.ready
+        cancelled = write.cancelled()
+        error = None if cancelled else write.exception()
         runtime = self.runtime
         if runtime.seq >= self.seq:
             # The memory held this flight (and maybe later ones built on it): back
@@ -115,10 +118,21 @@ class WorldPipe:
     world_id: str = ""
     recent: RecentEvents | None = None
     """Where a flight's record goes once it is on disk (card actions and undos read it)."""
+    store: AsyncStore | None = None
+    """The store the flights' writes go to: it calls each flight's landing itself when
+    the write's transaction is answered (``AsyncStore.follow``: no loop handle a
+    request); without it, the landing is the write's done callback."""
 
     @classmethod
-    def of(cls, runtime: WorldRuntime, recent: RecentEvents | None = None) -> WorldPipe:
-        return cls(runtime.world, runtime.seq, world_id=runtime.world.id, recent=recent)
+    def of(
+        cls,
+        runtime: WorldRuntime,
+        recent: RecentEvents | None = None,
+        store: AsyncStore | None = None,
+    ) -> WorldPipe:
+        return cls(
+            runtime.world, runtime.seq, world_id=runtime.world.id, recent=recent, store=store
+        )
 
     def landed_all(self) -> bool:
         """Whether every flight so far is on disk (or failed) and pushed."""
@@ -162,7 +176,11 @@ class WorldPipe:
         self.tail = flight
         runtime.world = world
         runtime.seq = flight.seq
-        write.add_done_callback(flight.landed)
+        store = self.store
+        if store is not None:
+            store.follow(write, flight.landed)
+        else:
+            write.add_done_callback(flight.landed)
         return flight
 
     def land(self, flight: Flight) -> None:

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from functools import lru_cache
 from html import escape as html_escape
-from typing import Any
+from typing import Any, Final
 
 from bridge.serialize import (
     actor_from_json,
@@ -226,6 +226,11 @@ _NO_OUTCOME = _Outcome(None, "none", "", "")
 _PARTS_LIMIT = 2048
 """Card parts (dice, sections and outcomes) remembered per locale by identity; before,
 one table of 1,024 held them for every locale, and o3d10 alone shows ~1,100 throws."""
+_DIE_KEYS: Final = ["sides", "faces", "role", "kept", "group"]
+"""A die's JSON keys, in ``bridge.serialize.die_to_json``'s order (the stored events',
+read back, keep it): a die of exactly these keys and the usual types is keyed by its
+values alone (``_die_key``). A list: mypyc reads a tuple constant's item by boxing the
+whole tuple anew."""
 _LOCALES_LIMIT = 16
 """Locales with remembered card views per renderer (a handful in use; a guard only)."""
 
@@ -249,6 +254,51 @@ class _LocaleViews:
         self.parts[id(raw)] = (raw, part)
         if len(self.parts) > _PARTS_LIMIT:
             forget_unheld(self.parts, _PARTS_LIMIT)
+
+
+def _die_key(raw: Any) -> tuple[Any, ...] | None:
+    """A die's values as a key, for the usual die (``_DIE_KEYS`` in that order, an int
+    ``sides`` and ``group``, a str ``role``, a bool ``kept``, a list of int faces): the
+    values alone say it all (the key order and the types are the same for every such
+    die, so equal keys render alike). None for any other die (``Renderer._die``'s
+    generic key, with each key and type, handles it)."""
+    if not isinstance(raw, dict) or len(raw) != 5:
+        return None
+    for index, name in enumerate(raw):
+        if name != _DIE_KEYS[index]:
+            return None
+    sides = raw["sides"]
+    faces = raw["faces"]
+    role = raw["role"]
+    kept = raw["kept"]
+    group = raw["group"]
+    if (
+        type(sides) is not int
+        or type(role) is not str
+        or type(kept) is not bool
+        or type(group) is not int
+        or type(faces) is not list
+    ):
+        return None
+    for face in faces:
+        if type(face) is not int:
+            return None
+    return (sides, role, kept, group, tuple(faces))
+
+
+def ack_body(
+    seq: int, bodies: list[tuple[str, dict[str, Any]]], duplicate: bool = False
+) -> dict[str, Any]:
+    """A request's ack from the bodies its sender's room receives (``Renderer.pushes``):
+    its cards and its token statuses, the very same bodies (encoded alike)."""
+    cards: list[dict[str, Any]] = []
+    tokens: list[dict[str, Any]] = []
+    for name, body in bodies:
+        if name == "chat_card":
+            cards.append(body)
+        elif name == "token_status":
+            tokens.append(body)
+    return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
 
 
 class Renderer:
@@ -429,12 +479,21 @@ class Renderer:
     def _die(self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str) -> tuple[Any, str, str]:
         """One die's view, HTML and text, remembered by its values (and their types):
         rules that build a new throw each roll (Savage Worlds) or roll many different
-        throws (o3d10's three d10) still show the same few dice again."""
-        try:
-            key = tuple((k, tuple(v) if type(v) is list else v, type(v)) for k, v in raw.items())
+        throws (o3d10's three d10) still show the same few dice again. The usual die is
+        keyed by its values alone (``_die_key``: five lookups and a tuple, where the
+        generic key built a tuple of three for each of its keys)."""
+        key: Any = _die_key(raw)
+        if key is None:
+            try:
+                key = tuple(
+                    (k, tuple((x, type(x)) for x in v) if type(v) is list else v, type(v))
+                    for k, v in raw.items()
+                )
+                found = memo.die.get(key)
+            except TypeError:  # a value that cannot be a key: rendered as it is
+                return self._render_die(raw, locale)
+        else:
             found = memo.die.get(key)
-        except TypeError:  # a value that cannot be a key: rendered as it is
-            return self._render_die(raw, locale)
         if found is None:
             found = self._render_die(raw, locale)
             if len(memo.die) >= _VALUES_LIMIT:
@@ -852,14 +911,8 @@ class Renderer:
         duplicate: bool = False,
         user: str | None = None,
     ) -> dict[str, Any]:
-        cards, tokens = [], []
         wanted = [p for p in pushes if p["type"] in ("chat_card", "token_status")]
-        for name, body in self.pushes(world, seq, wanted, role, locale, (), user):
-            if name == "chat_card":
-                cards.append(body)
-            elif name == "token_status":
-                tokens.append(body)
-        return {"ok": True, "seq": seq, "duplicate": duplicate, "cards": cards, "tokens": tokens}
+        return ack_body(seq, self.pushes(world, seq, wanted, role, locale, (), user), duplicate)
 
     def _unknown(self, locale: str) -> str:
         return self.text(text_to_json(t("tracker.hidden")), locale)

@@ -37,7 +37,7 @@ from bridge.limits import (
 )
 from bridge.pipeline import Flight, WorldPipe
 from bridge.recent import RECENT_EVENTS, RecentEvents
-from bridge.render import Renderer
+from bridge.render import Renderer, ack_body
 from bridge.rooms import push_to_room
 from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
@@ -482,7 +482,7 @@ class Bridge:
     def pipe(self, runtime: WorldRuntime) -> WorldPipe:
         pipe = self._pipes.get(runtime.world.id)
         if pipe is None:
-            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.recent)
+            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.recent, self.store)
         return pipe
 
     async def _apply(
@@ -717,47 +717,41 @@ class Bridge:
         """A landed flight pushed to its world's rooms, and the sender's ack made from its
         own room's rendering in the same pass (one process: the cluster's path pushes
         through :meth:`_broadcast`)."""
-        world, seq, pushes = flight.world, flight.seq, flight.pushes
-        renderer = self.renderers[world.system]
-        world_id = world.id
-        sio = self.sio
-        rooms = self._listeners.get(world_id) or {}
+        world = flight.world
+        seq = flight.seq
+        pushes = flight.pushes
+        render = self.renderers[world.system].pushes
+        rooms = self._listeners.get(world.id)
         own_key = (session.role, session.locale)
         own: list[tuple[str, dict[str, Any]]] | None = None
+        sio = self.sio
         for key, count in list(runtime.members.items()):
             if count <= 0:
                 continue
-            listener = rooms.get(key) or self._listener(world_id, key)
+            listener = None if rooms is None else rooms.get(key)
+            if listener is None:
+                listener = self._listener(world.id, key)
+                rooms = self._listeners[world.id]
             role, locale, room = listener
-            bodies = renderer.pushes(world, seq, pushes, role, locale, (), None)
+            bodies = render(world, seq, pushes, role, locale, (), None)
             if key == own_key:
                 own = bodies
             for name, body in bodies:
                 await push_to_room(sio, NAMESPACE, room, name, body)
-        whispered = False
         for push in pushes:
             if push.get("whisper"):
-                whispered = True
+                await self._whisper(runtime, seq, pushes, world)
+                if session.role != "gm":
+                    own = None  # the sender's own view may hold what its room does not
                 break
-        if whispered:
-            await self._whisper(runtime, seq, pushes, world)
-            if session.role != "gm":
-                own = None  # the sender's own view may hold what its room does not
         if own is None:
             return self._ack(runtime, seq, pushes, session, world=world)
-        return self._ack_from(seq, own)
+        return ack_body(seq, own)
 
     @staticmethod
     def _ack_from(seq: int, own: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         """The sender's ack from its room's rendering (the same bodies)."""
-        cards: list[dict[str, Any]] = []
-        tokens: list[dict[str, Any]] = []
-        for name, body in own:
-            if name == "chat_card":
-                cards.append(body)
-            elif name == "token_status":
-                tokens.append(body)
-        return {"ok": True, "seq": seq, "duplicate": False, "cards": cards, "tokens": tokens}
+        return ack_body(seq, own)
 
     def _own_ack(
         self,

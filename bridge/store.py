@@ -665,6 +665,9 @@ class AsyncStore:
         self._deadline = 0.0
         self._groups: queue.SimpleQueue[_Group | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
+        self._followers: dict[asyncio.Future[None], Callable[[asyncio.Future[None]], None]] = {}
+        """Callbacks :meth:`_answer` calls itself once their write's outcome is set
+        (:meth:`follow`)."""
         self.commits = 0
         """Transactions written so far (diagnosis and tests)."""
 
@@ -762,9 +765,23 @@ class AsyncStore:
         else:
             self._gathering = False
 
+    def follow(
+        self, future: asyncio.Future[None], callback: Callable[[asyncio.Future[None]], None]
+    ) -> None:
+        """``callback(future)`` called by :meth:`_answer` itself right after the outcome of
+        ``future`` (a write :meth:`submit` returned, not answered yet) is set, as a done
+        callback would be but without a loop handle of its own: the flight's landing
+        (``bridge.pipeline.Flight.landed``) runs in the same loop callback as the
+        transaction's answer, and the request it wakes resumes one iteration sooner. If the
+        future was cancelled meanwhile (its outcome stays cancelled: the write stands),
+        the callback sees it so once the transaction's outcome is known."""
+        self._followers[future] = callback
+
     def _answer(self, answered: list[tuple[list[asyncio.Future[None]], _Outcome]]) -> None:
         """On the loop, once a transaction is written (or failed): every event's future
-        of each group it held set (in the order they were handed over)."""
+        of each group it held set (in the order they were handed over), and the
+        callback following it (:meth:`follow`) called there and then."""
+        followers = self._followers
         try:
             self.commits += 1
             for futures, outcome in answered:
@@ -772,12 +789,21 @@ class AsyncStore:
                 if isinstance(outcome, Exception):  # the writer failed: nothing written
                     outcome = [StoreError(str(outcome)) for _ in futures]
                 for future, error in zip(futures, outcome, strict=True):
-                    if future.done():  # (cancelled by its requester: the write stands)
-                        continue
-                    if error is None:
-                        future.set_result(None)
-                    else:
-                        future.set_exception(error)
+                    # (A done future was cancelled by its requester: the write stands.)
+                    if not future.done():
+                        if error is None:
+                            future.set_result(None)
+                        else:
+                            future.set_exception(error)
+                    if followers:
+                        follower = followers.pop(future, None)
+                        if follower is not None:
+                            try:
+                                follower(future)
+                            except Exception as exc:  # as the loop treats a done callback's
+                                future.get_loop().call_exception_handler(
+                                    {"message": "store follower failed", "exception": exc}
+                                )
         finally:
             if not self._pending and not self._gathering:
                 idle = self._idle

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,62 @@ async def test_groups_handed_over_while_the_writer_writes_share_its_next_transac
     assert [e.seq for e in sync.events_after("w0", 0)] == [1, 2, 3]
     assert sync.load_world("w2").seq == 0  # type: ignore[union-attr]
     await store.close()
+
+
+async def test_a_follower_runs_in_the_answer_once_the_outcome_is_set(tmp_path: Path) -> None:
+    """``follow``: the callback runs within the transaction's answer, with the write's
+    outcome already set and before anything awaiting the write resumed; once, in the
+    order the events were submitted; a follower that raises is reported to the loop and
+    the other events of the group are still answered and followed."""
+    sync = sqlite_with(tmp_path, 3)
+    store = AsyncStore(sync)
+    loop = asyncio.get_running_loop()
+    reported: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    seen: list[tuple[str, bool, BaseException | None, bool]] = []
+    resumed: list[str] = []
+    futures = [store.submit(f"w{i}", event(1 if i != 2 else 7, f"r{i}"), STATE) for i in range(3)]
+
+    def follower(name: str, fail: bool = False) -> Callable[[asyncio.Future[None]], None]:
+        def follow(future: asyncio.Future[None]) -> None:
+            seen.append((name, future.done(), future.exception(), bool(resumed)))
+            if fail:
+                raise RuntimeError("follower broke")
+
+        return follow
+
+    store.follow(futures[0], follower("a", fail=True))
+    store.follow(futures[1], follower("b"))
+    store.follow(futures[2], follower("c"))
+
+    async def awaiting(index: int) -> None:
+        with contextlib.suppress(StoreError):
+            await futures[index]
+        resumed.append(f"r{index}")
+
+    await asyncio.gather(*(awaiting(i) for i in range(3)))
+    assert [(name, done, resumed_yet) for name, done, _, resumed_yet in seen] == [
+        ("a", True, False),
+        ("b", True, False),
+        ("c", True, False),
+    ]
+    assert seen[0][2] is None and seen[1][2] is None and isinstance(seen[2][2], StoreError)
+    assert [str(context["exception"]) for context in reported] == ["follower broke"]
+    assert store._followers == {}  # each followed once, nothing kept
+    await store.close()
+
+
+async def test_a_cancelled_write_is_followed_as_cancelled_and_still_written(
+    tmp_path: Path,
+) -> None:
+    sync = sqlite_with(tmp_path, 1)
+    store = AsyncStore(sync)
+    future = store.submit("w0", event(1, "r"), STATE)
+    seen: list[bool] = []
+    store.follow(future, lambda f: seen.append(f.cancelled()))
+    future.cancel()
+    await store.close()
+    assert seen == [True]
+    reopened = SQLiteStore(tmp_path / "s.sqlite3")
+    assert reopened.load_world("w0").seq == 1  # type: ignore[union-attr]
+    reopened.close()

@@ -164,3 +164,60 @@ def test_equal_dice_and_sections_built_anew_render_once_and_as_a_fresh_renderer(
     third = remembered.card(other, seq=3, card_id="3.0", world=world, locale="es")
     assert third["dice"][0] is not first["dice"][0] and third["dice"][0]["kept"] == 1
     assert third["dice"][0]["kept"] is not True
+
+
+def test_the_usual_die_is_keyed_by_its_values_and_any_other_die_as_it_is() -> None:
+    """A throw in a new JSON list is put together from its dice found by their values
+    (the usual die's key: its values alone): the same rendering as a fresh renderer's,
+    its dice views shared; dice of other key orders or value types are other keys
+    (rendered as they are), never mistaken for the usual die."""
+    from bridge.render import Renderer, _die_key
+    from rules.model import World
+
+    system = default_registry().get("o3d10")
+    world = World("w", "w", "o3d10", {"locale": "es"})
+
+    def dice() -> list[dict[str, Any]]:
+        return [
+            {"sides": 10, "faces": [9], "role": "objetivo", "kept": True, "group": 0},
+            {"sides": 10, "faces": [10, 3], "role": "objetivo", "kept": False, "group": 0},
+        ]
+
+    def card(throw: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "kind": "skill",
+            "title": {"key": "raw", "params": {"text": "T"}},
+            "speaker": "x",
+            "target": None,
+            "visibility": "public",
+            "dice": throw,
+            "outcome": None,
+            "sections": [],
+            "actions": [],
+        }
+
+    remembered = Renderer(system)
+    first = remembered.card(card(dice()), seq=1, card_id="1.0", world=world, locale="es")
+    second = remembered.card(card(dice()), seq=2, card_id="2.0", world=world, locale="es")
+    fresh = Renderer(system).card(card(dice()), seq=2, card_id="2.0", world=world, locale="es")
+    assert second == fresh and second["dice"] is not first["dice"]
+    assert all(a is b for a, b in zip(second["dice"], first["dice"], strict=True))
+    assert "10+3×" in second["text"] and second["dice"][1]["total"] == 13
+
+    assert _die_key(dice()[1]) == (10, "objetivo", False, 0, (10, 3))
+    reordered = {"faces": [9], "sides": 10, "role": "objetivo", "kept": True, "group": 0}
+    floating = {"sides": 10, "faces": [9.0], "role": "objetivo", "kept": True, "group": 0}
+    counted = {"sides": 10, "faces": [9], "role": "objetivo", "kept": 1, "group": 0}
+    for die in (reordered, floating, counted):
+        assert _die_key(die) is None
+        shown = remembered.card(card([dict(die)]), seq=3, card_id="3.0", world=world, locale="es")
+        alone = Renderer(system).card(
+            card([dict(die)]), seq=3, card_id="3.0", world=world, locale="es"
+        )
+        assert shown == alone and list(shown["dice"][0]) == [*die, "total"]
+    assert (
+        remembered.card(card([counted]), seq=4, card_id="4.0", world=world, locale="es")["dice"][0][
+            "kept"
+        ]
+        is not True
+    )
