@@ -155,34 +155,17 @@ class WorldGuard:
         """A request of a connection to ``world_id``: None when both its connection's
         bucket and its world's have a token (each taken), else the error code: the
         connection's limit first (a refused request takes nothing from its world's).
-        Both buckets are taken on one clock reading, each as :meth:`Bucket.take` does,
-        written out here (the request's hot path: no call a bucket)."""
+        Both buckets are taken on one clock reading."""
         world = self._buckets.get(world_id)
         if world is None:
             world = self._buckets[world_id] = Bucket(
                 RateLimit(self.limit.per_second, self.limit.burst)
             )
         now = _monotonic()
-        rate = connection.rate
-        if rate > 0:
-            tokens = connection.tokens + (now - connection.stamp) * rate
-            if tokens > connection.burst:
-                tokens = connection.burst
-            connection.stamp = now
-            if tokens < 1.0:
-                connection.tokens = tokens
-                return "rate_limited"
-            connection.tokens = tokens - 1.0
-        rate = world.rate
-        if rate > 0:
-            tokens = world.tokens + (now - world.stamp) * rate
-            if tokens > world.burst:
-                tokens = world.burst
-            world.stamp = now
-            if tokens < 1.0:
-                world.tokens = tokens
-                return "world_rate_limited"
-            world.tokens = tokens - 1.0
+        if not connection.take(now):
+            return "rate_limited"
+        if not world.take(now):
+            return "world_rate_limited"
         return None
 
 
