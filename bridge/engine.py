@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
-from typing import Any, Final, Literal, final
+from typing import Any, Literal, final
 
 from pydantic import BaseModel
 
@@ -40,7 +40,6 @@ from protocol.v1.requests import (
     TimeAdvanceRequest,
     UndoRequest,
 )
-from rules import system as system_module
 from rules import tracker
 from rules.dice import DiceError, DiceSource, RecordingDice
 from rules.model import Action, Actor, Resolution, RulesError, Text, TimeStep, World, t
@@ -48,7 +47,6 @@ from rules.params import Param, validate_params
 from rules.records import NEW_DICT, native_record
 from rules.registry import Registry
 from rules.system import RuleSystem, apply_effects
-from rules.system_core import check_remembered
 
 log = logging.getLogger(__name__)
 
@@ -289,37 +287,11 @@ def _combat(
     return _accepted(system, world, step.world, step.cards)
 
 
-_DEFAULT_CHECK: Final = RuleSystem.check_action
-_DEFAULT_APPLY: Final = RuleSystem.apply
-_KEEPS_DEFAULTS: dict[type, tuple[bool, bool]] = {}
-"""For each system class, whether it keeps ``RuleSystem``'s ``check_action`` and ``apply``:
-those are then called here as the compiled functions they delegate to, without the plain
-Python method's frame (a class's methods do not change while it serves)."""
-
-
 def _resolve(
     system: RuleSystem, world: World, action: Action, dice: DiceSource
 ) -> tuple[World, Resolution]:
-    cls = type(system)
-    defaults = _KEEPS_DEFAULTS.get(cls)
-    if defaults is None:
-        defaults = _KEEPS_DEFAULTS[cls] = (
-            getattr(cls, "check_action", None) is _DEFAULT_CHECK,
-            getattr(cls, "apply", None) is _DEFAULT_APPLY,
-        )
-    if defaults[0]:  # RuleSystem.check_action's own body, with its table read now
-        checked = check_remembered(
-            system,
-            world,
-            action,
-            system_module._CHECKED_ACTIONS,
-            system_module.CHECKED_ACTIONS_SIZE,
-        )
-    else:
-        checked = system.check_action(world, action)
+    checked = system.check_action(world, action)
     resolution = system.resolve(world, checked, dice)
-    if defaults[1]:
-        return apply_effects(world, resolution.effects), resolution
     return system.apply(world, resolution), resolution
 
 

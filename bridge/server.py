@@ -613,11 +613,8 @@ class Bridge:
             runtime.seq + 1,
         )
         if type(worked) is tuple:
-            # Accepted: handed to the store and made the world's state (as _launch, inline).
             result, record, state = worked
-            known.add(hash(request_id))
-            write = self.store.submit(runtime.world.id, record, state)
-            return pipe.launch(runtime, record, result.world, write)
+            return self._hand_over(runtime, pipe, record, state, result.world)
         assert isinstance(worked, Rejected)
         if pipe.landed_all():  # every flight landed: the ground is durable
             return self._refusal(runtime, session, worked)
@@ -704,12 +701,23 @@ class Bridge:
     ) -> Flight:
         """Hand the event to the store and make it the world's state in memory."""
         record = stored_event(runtime.seq + 1, event, session, payload, digest, dice, result)
+        return self._hand_over(runtime, pipe, record, world_json_text(result.world), result.world)
+
+    def _hand_over(
+        self,
+        runtime: WorldRuntime,
+        pipe: WorldPipe,
+        record: NewEvent,
+        state: str,
+        world: World,
+    ) -> Flight:
+        """An accepted event's record and state text to the store, its id known from now
+        on, and its world the world's state in memory (a flight: remembered once on disk)."""
         known = runtime.request_ids
         if known is not None:
             known.add(hash(record.request_id))
-        world = result.world
-        write = self.store.submit(runtime.world.id, record, world_json_text(world))
-        return pipe.launch(runtime, record, world, write)  # remembers it once on disk
+        write = self.store.submit(runtime.world.id, record, state)
+        return pipe.launch(runtime, record, world, write)
 
     async def _deliver(
         self, runtime: WorldRuntime, session: Session, flight: Flight
@@ -748,11 +756,6 @@ class Bridge:
             return self._ack(runtime, seq, pushes, session, world=world)
         return ack_body(seq, own)
 
-    @staticmethod
-    def _ack_from(seq: int, own: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-        """The sender's ack from its room's rendering (the same bodies)."""
-        return ack_body(seq, own)
-
     def _own_ack(
         self,
         runtime: WorldRuntime,
@@ -766,7 +769,7 @@ class Bridge:
         own = rendered.get((session.role, session.locale))
         if own is None or (session.role != "gm" and any(p.get("whisper") for p in pushes)):
             return self._ack(runtime, seq, pushes, session, world=world)
-        return self._ack_from(seq, own)
+        return ack_body(seq, own)
 
     def _ack(
         self,

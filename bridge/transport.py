@@ -386,6 +386,17 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
             log.warning("malformed packet (%s): connection closed", type(exc).__name__)
             await self._close_connection(eio_sid)
 
+    @classmethod
+    def _event_name(cls, data: Any) -> str:
+        """The event's name as the handler sees it: ``invalid:event`` for none or one that
+        is not text (a map, a number), ``reserved:<name>`` for a connection event's name."""
+        event = data[0] if data else None
+        if type(event) is not str:
+            return "invalid:event"
+        if event in cls.RESERVED:
+            return f"reserved:{event}"
+        return event
+
     async def _answer(
         self,
         handler: EventHandler,
@@ -396,12 +407,7 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
         id: Any,
     ) -> None:
         """One event: its name checked, the handler awaited, its ack queued."""
-        event = data[0] if data else None
-        if type(event) is not str:
-            # No event name, or one that is not text (a map, a number).
-            event = "invalid:event"
-        elif event in self.RESERVED:
-            event = f"reserved:{event}"
+        event = self._event_name(data)
         try:
             body = await handler(event, sid, data[1:])
         except Exception:
@@ -447,10 +453,7 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
     ) -> None:
         # python-socketio's dispatch (a namespace with no :meth:`serve` handler): the same
         # event name checks.
-        if not data or not isinstance(data[0], str):
-            data = ["invalid:event", *data[1:]]
-        elif data[0] in self.RESERVED:
-            data = [f"reserved:{data[0]}", *data[1:]]
+        data = [self._event_name(data), *data[1:]]
         await super()._handle_event_internal(server, sid, eio_sid, data, namespace, id)
 
 
