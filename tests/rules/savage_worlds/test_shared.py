@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sw_helpers import make_world, run, with_state
 
@@ -179,6 +179,7 @@ _NAMES = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(kind=st.sampled_from(sorted(ACTIONS)), raw=st.dictionaries(_NAMES, _VALUES, max_size=4))
+@example(kind="treat", raw={"modifier": None})  # a default filled in: not "as it is"
 def test_quick_validation_accepts_only_what_the_shared_one_accepts_the_same(
     kind: str, raw: dict[str, Any]
 ) -> None:
@@ -192,7 +193,11 @@ def test_quick_validation_accepts_only_what_the_shared_one_accepts_the_same(
         assert quick is None or (quick == shared and list(quick) == list(shared))
     # as it is (every declared name given, in order): only when the quick pass gives the very
     # same names, order and values, and always then when every declared name is given
-    same = quick is not None and list(quick) == list(raw)
+    same = (
+        quick is not None
+        and list(quick) == list(raw)
+        and all(type(quick[k]) is type(raw[k]) and quick[k] == raw[k] for k in raw)
+    )
     every = [row[0] for row in rows] == list(raw)
     assert _as_is(rows, raw) == (same and every)
 
