@@ -91,26 +91,32 @@ def _migrate_to_4(db: sqlite3.Connection) -> None:
     )
     insert = "INSERT INTO events4 (world, seq, request_id, record) VALUES (?, ?, ?, ?)"
     while batch := rows.fetchmany(1000):
-        db.executemany(
-            insert,
-            [
-                (
-                    key,
-                    seq,
-                    request_id,
-                    f"[{_dumps(event)},{_dumps(user)},{_dumps(role)},{payload},"
-                    f"{_dumps(payload_hash)},{draws},{pushes},{'null' if undo is None else undo},"
-                    f"{_dumps(created_at)}]",
-                )
-                for key, seq, request_id, event, user, role, payload, payload_hash, draws, pushes, undo, created_at in batch
-            ],
-        )
+        db.executemany(insert, [(*r[:3], _record_of_columns(*r[3:])) for r in batch])
     (copied,) = db.execute("SELECT count(*) FROM events4").fetchone()
     (held,) = db.execute("SELECT count(*) FROM events").fetchone()
     if copied != held:  # an event whose world has no head: kept where it is, not lost
         raise StoreError(f"schema 4: {held - copied} events of worlds without a head")
     for statement in _SCHEMA_4_SWAP.split(";"):
         db.execute(statement)
+
+
+def _record_of_columns(
+    event: str,
+    user: str,
+    role: str,
+    payload: str,
+    payload_hash: str,
+    draws: str,
+    pushes: str,
+    undo: str | None,
+    created_at: str,
+) -> str:
+    """A schema 3 event's columns as its schema 4 record (:data:`RECORD_FIELDS`): the JSON
+    columns' texts as they are, the text columns encoded."""
+    return (
+        f"[{_dumps(event)},{_dumps(user)},{_dumps(role)},{payload},{_dumps(payload_hash)},"
+        f"{draws},{pushes},{'null' if undo is None else undo},{_dumps(created_at)}]"
+    )
 
 
 _MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
@@ -286,6 +292,10 @@ class SQLiteStore:
                 except BaseException:
                     self._db.execute("ROLLBACK")
                     raise
+            if 0 < version < SCHEMA_VERSION:
+                # An upgrade rewrites much of the file (schema 4: every event) through the
+                # WAL: copied back now and the WAL file cut, not kept at that size.
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock:

@@ -154,6 +154,7 @@ def test_a_schema_3_database_upgrades_in_place_and_reads_the_same(old_copy_3: Pa
     assert before["mesa"][2].payload["n"] == 2**64  # the standard encoder's text
 
     store = SQLiteStore(old_copy_3)
+    assert Path(f"{old_copy_3}-wal").stat().st_size == 0  # the upgrade copied back, WAL cut
     for world_id, rows in before.items():
         assert store.events_after(world_id, 0) == rows
         assert store.events_after(world_id, 1, limit=2) == rows[1:3]
@@ -211,3 +212,24 @@ def test_a_schema_3_database_upgrades_in_place_and_reads_the_same(old_copy_3: Pa
     ).fetchone()
     assert text == orjson.dumps([getattr(first, field) for field in RECORD_FIELDS]).decode()
     db.close()
+
+
+def test_an_upgrade_that_would_leave_an_event_behind_changes_nothing(old_copy_3: Path) -> None:
+    """An event whose world has no head (only a database written without the foreign key
+    checks could hold one) is not dropped by the upgrade: it fails, schema 3 kept whole."""
+    raw = sqlite3.connect(old_copy_3)
+    raw.execute(
+        "INSERT INTO events SELECT 'ghost', seq, request_id, event, user, role, payload,"
+        " payload_hash, draws, pushes, undo, created_at FROM events WHERE world_id = 'otra'"
+    )
+    raw.commit()
+    raw.close()
+    before = rows_as_read(old_copy_3)
+    with pytest.raises(StoreError, match="1 events of worlds without a head"):
+        SQLiteStore(old_copy_3)
+    db = sqlite3.connect(old_copy_3)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"worlds", "heads", "events", "used_follow_ups"}
+    db.close()
+    assert rows_as_read(old_copy_3) == before
