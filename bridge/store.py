@@ -6,6 +6,11 @@ produced are written in one transaction before the request is acknowledged;
 ``(world, request id)`` is unique, so a retried request can never make a
 second event. All calls are synchronous; :class:`AsyncStore` runs them on one
 dedicated thread so the event loop never waits on the disk.
+
+Layout (schema 4): a world's head (``heads``) carries the world's small integer key, which
+the event log is keyed by: ``events (world, seq, request_id, record)`` with the unique
+``(world, request_id)`` (idempotency), ``record`` the rest of the event as one JSON array
+(:data:`RECORD_FIELDS`). Docs: docs/performance-store.md, "Tenth pass".
 """
 
 from __future__ import annotations
@@ -34,8 +39,87 @@ from bridge.serialize import dumps
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 3
-_MIGRATIONS: tuple[str, ...] = (
+SCHEMA_VERSION = 4
+RECORD_FIELDS = (
+    "event",
+    "user",
+    "role",
+    "payload",
+    "payload_hash",
+    "draws",
+    "pushes",
+    "undo",
+    "created_at",
+)
+"""An event's ``record`` column: the JSON array of these fields, in this order (schema 4)."""
+
+_SCHEMA_4 = """
+    CREATE TABLE heads4 (
+        key INTEGER PRIMARY KEY,
+        world_id TEXT NOT NULL UNIQUE REFERENCES worlds(id),
+        seq INTEGER NOT NULL
+    );
+    INSERT INTO heads4 (world_id, seq) SELECT world_id, seq FROM heads ORDER BY world_id;
+    CREATE TABLE events4 (
+        world INTEGER NOT NULL REFERENCES heads4(key),
+        seq INTEGER NOT NULL,
+        request_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (world, seq),
+        UNIQUE (world, request_id)
+    )
+"""
+_SCHEMA_4_SWAP = """
+    DROP TABLE events;
+    DROP TABLE heads;
+    ALTER TABLE heads4 RENAME TO heads;
+    ALTER TABLE events4 RENAME TO events
+"""
+
+
+def _migrate_to_4(db: sqlite3.Connection) -> None:
+    """Schema 3 to 4, in the migration's transaction: ``heads`` rebuilt with an integer key
+    a world, and every event copied (in the order it was written) into the new ``events``,
+    its record made of its old columns' texts as they are (the JSON columns verbatim, the
+    text columns quoted), so it reads back the same values."""
+    for statement in _SCHEMA_4.split(";"):
+        db.execute(statement)
+    rows = db.execute(
+        "SELECT h.key, e.seq, e.request_id, e.event, e.user, e.role, e.payload, e.payload_hash,"
+        " e.draws, e.pushes, e.undo, e.created_at FROM events AS e"
+        " JOIN heads4 AS h ON h.world_id = e.world_id ORDER BY e.rowid"
+    )
+    insert = "INSERT INTO events4 (world, seq, request_id, record) VALUES (?, ?, ?, ?)"
+    while batch := rows.fetchmany(1000):
+        db.executemany(insert, [(*r[:3], _record_of_columns(*r[3:])) for r in batch])
+    (copied,) = db.execute("SELECT count(*) FROM events4").fetchone()
+    (held,) = db.execute("SELECT count(*) FROM events").fetchone()
+    if copied != held:  # an event whose world has no head: kept where it is, not lost
+        raise StoreError(f"schema 4: {held - copied} events of worlds without a head")
+    for statement in _SCHEMA_4_SWAP.split(";"):
+        db.execute(statement)
+
+
+def _record_of_columns(
+    event: str,
+    user: str,
+    role: str,
+    payload: str,
+    payload_hash: str,
+    draws: str,
+    pushes: str,
+    undo: str | None,
+    created_at: str,
+) -> str:
+    """A schema 3 event's columns as its schema 4 record (:data:`RECORD_FIELDS`): the JSON
+    columns' texts as they are, the text columns encoded."""
+    return (
+        f"[{_dumps(event)},{_dumps(user)},{_dumps(role)},{payload},{_dumps(payload_hash)},"
+        f"{draws},{pushes},{'null' if undo is None else undo},{_dumps(created_at)}]"
+    )
+
+
+_MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """
     CREATE TABLE worlds (
         id TEXT PRIMARY KEY,
@@ -85,6 +169,10 @@ _MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     INSERT INTO heads (world_id, seq) SELECT id, seq FROM worlds
     """,
+    # 4: the event log keyed by the world's small integer key (``heads.key``) instead of its
+    # id text, the event's other columns one JSON record: an event is two index entries of a
+    # few bytes each and a row of four values (see :func:`_migrate_to_4`).
+    _migrate_to_4,
 )
 
 
@@ -178,6 +266,9 @@ class SQLiteStore:
         # The state text this connection last committed for each world, and at which seq:
         # an event that leaves the world as it was (most rolls) writes only its seq.
         self._written: dict[str, tuple[str, int]] = {}
+        # Each world's integer key (``heads.key``, never changed once made), as the writer
+        # found it: its events' rows and its head's update are keyed by it.
+        self._keys: dict[str, int] = {}
 
     def _migrate(self) -> None:
         with self._lock:
@@ -189,14 +280,22 @@ class SQLiteStore:
             for number in range(version, SCHEMA_VERSION):
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in _MIGRATIONS[number].split(";"):
-                        if statement.strip():
-                            self._db.execute(statement)
+                    migration = _MIGRATIONS[number]
+                    if callable(migration):
+                        migration(self._db)
+                    else:
+                        for statement in migration.split(";"):
+                            if statement.strip():
+                                self._db.execute(statement)
                     self._db.execute(f"PRAGMA user_version={number + 1}")
                     self._db.execute("COMMIT")
                 except BaseException:
                     self._db.execute("ROLLBACK")
                     raise
+            if 0 < version < SCHEMA_VERSION:
+                # An upgrade rewrites much of the file (schema 4: every event) through the
+                # WAL: copied back now and the WAL file cut, not kept at that size.
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock:
@@ -209,11 +308,8 @@ class SQLiteStore:
         if self.path == ":memory:":
             return self.find_request(world_id, request_id)
         with self._reader_lock:
-            r = self._reader.execute(
-                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND request_id = ?",
-                (world_id, request_id),
-            ).fetchone()
-        return None if r is None else self._event(r)
+            r = self._reader.execute(_FIND_REQUEST, (world_id, request_id)).fetchone()
+        return None if r is None else self._event(world_id, *r)
 
     # -- worlds ---------------------------------------------------------------
     def create_world(
@@ -244,12 +340,16 @@ class SQLiteStore:
                         created_at,
                     ),
                 )
-                self._db.execute("INSERT INTO heads (world_id, seq) VALUES (?, 0)", (world_id,))
+                key = self._db.execute(
+                    "INSERT INTO heads (world_id, seq) VALUES (?, 0)", (world_id,)
+                ).lastrowid
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
+            if key is not None:
+                self._keys[world_id] = key
 
     def list_worlds(self) -> list[WorldRow]:
         with self._lock:
@@ -295,61 +395,56 @@ class SQLiteStore:
         return None
 
     # -- events -----------------------------------------------------------------
-    _EVENT_COLUMNS = (
-        "world_id, seq, request_id, event, user, role, payload, payload_hash, draws, pushes,"
-        " undo, created_at"
-    )
-
     @staticmethod
-    def _event(r: tuple[Any, ...]) -> EventRow:
+    def _event(world_id: str, seq: int, request_id: str, record: str) -> EventRow:
+        """An event's row read back: its record's fields (:data:`RECORD_FIELDS`)."""
+        event, user, role, payload, payload_hash, draws, pushes, undo, created_at = _loads(record)
         return EventRow(
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            r[5],
-            _loads(r[6]),
-            r[7],
-            _loads(r[8]),
-            _loads(r[9]),
-            None if r[10] is None else _loads(r[10]),
-            r[11],
+            world_id,
+            seq,
+            request_id,
+            event,
+            user,
+            role,
+            payload,
+            payload_hash,
+            draws,
+            pushes,
+            undo,
+            created_at,
         )
 
     def find_request(self, world_id: str, request_id: str) -> EventRow | None:
         with self._lock:
-            r = self._db.execute(
-                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND request_id = ?",
-                (world_id, request_id),
-            ).fetchone()
-        return None if r is None else self._event(r)
+            r = self._db.execute(_FIND_REQUEST, (world_id, request_id)).fetchone()
+        return None if r is None else self._event(world_id, *r)
 
     def request_ids(self, world_id: str) -> list[str]:
         """Every request id the world's log holds (the bridge's in-memory idempotency
         filter is filled from it when a world is loaded)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT request_id FROM events WHERE world_id = ?", (world_id,)
+                f"SELECT request_id FROM events WHERE world = {_WORLD_KEY}", (world_id,)
             ).fetchall()
         return [r[0] for r in rows]
 
     def event_at(self, world_id: str, seq: int) -> EventRow | None:
         with self._lock:
             r = self._db.execute(
-                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND seq = ?",
+                f"SELECT seq, request_id, record FROM events WHERE world = {_WORLD_KEY}"
+                " AND seq = ?",
                 (world_id, seq),
             ).fetchone()
-        return None if r is None else self._event(r)
+        return None if r is None else self._event(world_id, *r)
 
     def events_after(self, world_id: str, seq: int, limit: int = 10_000) -> list[EventRow]:
         with self._lock:
             rows = self._db.execute(
-                f"SELECT {self._EVENT_COLUMNS} FROM events WHERE world_id = ? AND seq > ?"
-                " ORDER BY seq LIMIT ?",
+                f"SELECT seq, request_id, record FROM events WHERE world = {_WORLD_KEY}"
+                " AND seq > ? ORDER BY seq LIMIT ?",
                 (world_id, seq, limit),
             ).fetchall()
-        return [self._event(r) for r in rows]
+        return [self._event(world_id, *r) for r in rows]
 
     def used_follow_ups(self, world_id: str, card_ids: Iterable[str]) -> set[tuple[str, str]]:
         ids = list(card_ids)
@@ -431,7 +526,7 @@ class SQLiteStore:
             if len(written) > _WRITTEN_LIMIT:
                 written.clear()
             if runs is not None:  # every item written: each world's last state, once
-                for world_id, (_, seq, state) in runs.items():
+                for world_id, (_, seq, state, _) in runs.items():
                     if isinstance(state, str):
                         written[world_id] = (state, seq)
                     else:
@@ -474,10 +569,11 @@ class SQLiteStore:
         statements a group.)"""
         db = self._db
         try:
-            # world -> [seq before its first event here, its last event's seq, its state]
+            # world -> [seq before its first event here, its last event's seq, its state,
+            # its key]
             runs: dict[str, list[Any]] = {}
-            rows, follow_ups = _group_rows(items, runs)
-            heads = [(run[1], w, run[0]) for w, run in runs.items()]
+            rows, follow_ups = _group_rows(items, runs, self._keys, self._key)
+            heads = [(run[1], run[3], run[0]) for run in runs.values()]
             if db.executemany(_UPDATE_HEAD, heads).rowcount != len(heads):
                 raise SeqConflict("a world of the group is not at the seq before its event")
             db.executemany(_INSERT_EVENT, rows)
@@ -507,13 +603,29 @@ class SQLiteStore:
     ) -> None:
         """One item in its savepoint; ``before`` is what each world's row holds so far in
         this transaction (updated here once the item is written)."""
-        if self._db.execute(_UPDATE_HEAD, (event.seq, world_id, event.seq - 1)).rowcount != 1:
+        key = self._keys.get(world_id)
+        if key is None:
+            key = self._key(world_id)
+        if self._db.execute(_UPDATE_HEAD, (event.seq, key, event.seq - 1)).rowcount != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
-        self._db.execute(_INSERT_EVENT, _event_values(world_id, event))
+        self._db.execute(_INSERT_EVENT, _event_values(key, event))
         if not self._state_unchanged(world_id, event.seq - 1, state, before):
             self._db.execute(_UPDATE_STATE, (event.seq, _state_text(state), world_id))
         self._follow_ups(world_id, event)
         before[world_id] = (state, event.seq) if isinstance(state, str) else None
+
+    def _key(self, world_id: str) -> int:
+        """The world's key (``heads.key``) read from the store (in the writer's transaction)
+        and remembered; SeqConflict for a world the store does not hold (no head to move)."""
+        r = self._db.execute("SELECT key FROM heads WHERE world_id = ?", (world_id,)).fetchone()
+        if r is None:
+            raise SeqConflict(f"world {world_id} is not in the store")
+        keys = self._keys
+        if len(keys) > _KEYS_LIMIT:
+            keys.clear()
+        key: int = r[0]
+        keys[world_id] = key
+        return key
 
     def _follow_ups(self, world_id: str, event: NewEvent) -> None:
         if event.used_follow_ups:
@@ -528,47 +640,56 @@ class SQLiteStore:
             )
 
 
-_UPDATE_HEAD = "UPDATE heads SET seq = ? WHERE world_id = ? AND seq = ?"
+_WORLD_KEY = "(SELECT key FROM heads WHERE world_id = ?)"
+"""A world's key, from its id, in a read's WHERE clause."""
+_FIND_REQUEST = (
+    f"SELECT seq, request_id, record FROM events WHERE world = {_WORLD_KEY} AND request_id = ?"
+)
+_UPDATE_HEAD = "UPDATE heads SET seq = ? WHERE key = ? AND seq = ?"
 """A world's head moved on, only from the seq its event follows (else no row: SeqConflict)."""
 _UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ?"
 """A world's state snapshot and the seq it is the state after."""
-_INSERT_EVENT = (
-    "INSERT INTO events (world_id, seq, request_id, event, user, role, payload, payload_hash,"
-    " draws, pushes, undo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_INSERT_EVENT = "INSERT INTO events (world, seq, request_id, record) VALUES (?, ?, ?, ?)"
 _NOTHING_PENDING: dict[str, tuple[str, int] | None] = {}
 _WRITTEN_LIMIT = 4096
 """Worlds whose last committed state text a store remembers (one text each; past the
 limit it forgets them all and writes each world's next state in full)."""
+_KEYS_LIMIT = 65536
+"""Worlds whose key a store remembers (past it, it forgets them all and reads them again)."""
 
 
-def _event_values(world_id: str, event: NewEvent) -> tuple[Any, ...]:
-    """An event's row as bound to :data:`_INSERT_EVENT`."""
+def _record(event: NewEvent) -> tuple[Any, ...]:
+    """An event's record as encoded (:data:`RECORD_FIELDS`)."""
     return (
-        world_id,
-        event.seq,
-        event.request_id,
         event.event,
         event.user,
         event.role,
-        _dumps(event.payload),
+        event.payload,
         event.payload_hash,
-        _dumps(event.draws),
-        _dumps(event.pushes),
-        None if event.undo is None else _dumps(event.undo),
+        event.draws,
+        event.pushes,
+        event.undo,
         event.created_at,
     )
+
+
+def _event_values(key: int, event: NewEvent) -> tuple[Any, ...]:
+    """An event's row as bound to :data:`_INSERT_EVENT` (``key``: its world's key)."""
+    return (key, event.seq, event.request_id, _dumps(_record(event)))
 
 
 def _group_rows(
     items: list[tuple[str, NewEvent, dict[str, Any] | str]],
     runs: dict[str, list[Any]],
+    keys: dict[str, int],
+    find_key: Callable[[str], int],
     encode: Callable[[Any], str] = _orjson_text,
 ) -> tuple[list[tuple[Any, ...]], bool]:
     """A group's event rows (as :func:`_event_values`) and whether any event marks or
     releases follow-ups, in one pass that also fills ``runs`` (world -> [seq before its
-    first event in the group, its last event's seq, its state]). Raises SeqConflict when
-    a world's events in the group do not follow each other."""
+    first event in the group, its last event's seq, its state, its key]; a key not in
+    ``keys`` is found by ``find_key``). Raises SeqConflict when a world's events in the
+    group do not follow each other, or a world is not in the store."""
     rows: list[tuple[Any, ...]] = []
     add = rows.append
     follow_ups = False
@@ -577,27 +698,33 @@ def _group_rows(
             seq = e.seq
             run = runs.get(w)
             if run is None:
-                runs[w] = [seq - 1, seq, s]
+                key = keys.get(w)
+                if key is None:
+                    key = find_key(w)
+                run = runs[w] = [seq - 1, seq, s, key]
             elif seq == run[1] + 1:
                 run[1] = seq
                 run[2] = s
             else:
                 raise SeqConflict(f"world {w}: seq {seq} does not follow {run[1]}")
-            undo = e.undo
             add(
                 (
-                    w,
+                    run[3],
                     seq,
                     e.request_id,
-                    e.event,
-                    e.user,
-                    e.role,
-                    encode(e.payload),
-                    e.payload_hash,
-                    encode(e.draws),
-                    encode(e.pushes),
-                    None if undo is None else encode(undo),
-                    e.created_at,
+                    encode(
+                        (
+                            e.event,
+                            e.user,
+                            e.role,
+                            e.payload,
+                            e.payload_hash,
+                            e.draws,
+                            e.pushes,
+                            e.undo,
+                            e.created_at,
+                        )
+                    ),
                 )
             )
             if e.used_follow_ups or e.released_follow_ups:
@@ -606,7 +733,7 @@ def _group_rows(
         if encode is _dumps:
             raise
         runs.clear()
-        return _group_rows(items, runs, _dumps)
+        return _group_rows(items, runs, keys, find_key, _dumps)
     return rows, follow_ups
 
 
@@ -925,4 +1052,4 @@ def _write_batch(
 def event_row(world_id: str, event: NewEvent) -> EventRow:
     """``event`` as the store reads it back once written: the same columns, encoded and
     decoded as :class:`SQLiteStore` writes and reads them (fresh objects, JSON's types)."""
-    return SQLiteStore._event(_event_values(world_id, event))
+    return SQLiteStore._event(world_id, event.seq, event.request_id, _dumps(_record(event)))

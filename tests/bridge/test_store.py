@@ -120,7 +120,7 @@ def test_sqlite_schema(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.sqlite3")
     store.close()
     db = sqlite3.connect(tmp_path / "s.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.execute("PRAGMA user_version = 99")
     db.commit()
@@ -277,13 +277,15 @@ def test_a_state_left_as_it_was_still_reads_back_after_other_writers(tmp_path: P
     second.close()
 
 
-def test_a_group_stores_each_json_column_as_the_text_its_encoder_gives(tmp_path: Path) -> None:
-    """The event's JSON columns are stored as TEXT, byte for byte what orjson gives; a value
-    orjson refuses (an integer past 64 bits) takes the standard encoder for the whole group,
-    whose other items are written all the same."""
+def test_a_group_stores_each_record_as_the_text_its_encoder_gives(tmp_path: Path) -> None:
+    """An event's record (schema 4: its fields but the world, seq and request id, one JSON
+    array) is stored as TEXT, byte for byte what orjson gives; a record orjson refuses (an
+    integer past 64 bits) takes the standard encoder, the group's other items written all
+    the same (orjson's)."""
     import orjson
 
     from bridge.serialize import dumps
+    from bridge.store import RECORD_FIELDS
 
     store = SQLiteStore(tmp_path / "s.sqlite3")
     for world in ("a", "b"):
@@ -294,19 +296,16 @@ def test_a_group_stores_each_json_column_as_the_text_its_encoder_gives(tmp_path:
     )
     assert store.append_many([("a", plain, STATE), ("b", big, STATE)]) == [None, None]
     rows = store._db.execute(
-        "SELECT request_id, typeof(payload), payload, draws, pushes, undo FROM events"
-        " ORDER BY request_id"
+        "SELECT heads.world_id, events.seq, request_id, typeof(record), record FROM events"
+        " JOIN heads ON key = world ORDER BY request_id"
     ).fetchall()
+
+    def record(e: NewEvent) -> list[object]:
+        return [getattr(e, field) for field in RECORD_FIELDS]
+
     assert rows == [
-        ("big", "text", dumps(big.payload), "[]", "[]", '{"u":1}'),
-        (
-            "plain",
-            "text",
-            orjson.dumps(plain.payload).decode(),
-            orjson.dumps(plain.draws).decode(),
-            orjson.dumps(plain.pushes).decode(),
-            None,
-        ),
+        ("b", 1, "big", "text", dumps(record(big))),
+        ("a", 1, "plain", "text", orjson.dumps(record(plain)).decode()),
     ]
     again = store.find_request("b", "big")
     assert again is not None and again.payload == big.payload and again.undo == {"u": 1}

@@ -1,15 +1,26 @@
-"""The SQLite store's schema upgrades in place: a database made by the previous schema's
-code opens, keeps every world, head, state and event, and goes on appending."""
+"""The SQLite store's schema upgrades in place: a database made by an earlier schema's
+code opens, keeps every world, head, state and event, reads them back the same, and goes
+on appending."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
 
+import orjson
 import pytest
 
-from bridge.store import SCHEMA_VERSION, NewEvent, SeqConflict, SQLiteStore
+from bridge.store import (
+    RECORD_FIELDS,
+    SCHEMA_VERSION,
+    EventRow,
+    NewEvent,
+    SeqConflict,
+    SQLiteStore,
+    StoreError,
+)
 
 SCHEMA_2 = Path(__file__).parent / "fixtures" / "store_schema2.sqlite3"
 """Made by the store of commit 96e6994 (schema 2, before ``heads``): worlds ``mesa`` (three
@@ -41,8 +52,8 @@ def test_the_fixture_is_a_schema_2_database(old_copy: Path) -> None:
 def test_a_schema_2_database_upgrades_in_place_and_keeps_everything(old_copy: Path) -> None:
     raw = sqlite3.connect(old_copy)
     worlds_before = raw.execute("SELECT id, seq, state FROM worlds ORDER BY id").fetchall()
-    events_before = raw.execute("SELECT * FROM events ORDER BY world_id, seq").fetchall()
     raw.close()
+    events_before = rows_as_read(old_copy)
     assert [(w, seq) for w, seq, _ in worlds_before] == [("mesa", 3), ("otra", 1)]
 
     store = SQLiteStore(old_copy)
@@ -69,13 +80,13 @@ def test_a_schema_2_database_upgrades_in_place_and_keeps_everything(old_copy: Pa
         ("mesa", 4),
         ("otra", 3),
     ]
-    events_after = db.execute("SELECT * FROM events ORDER BY world_id, seq").fetchall()
-    assert [e for e in events_after if e[2] not in ("r-4", "o-2", "o-3")] == events_before
     db.close()
 
     again = SQLiteStore(old_copy)  # and it opens again as it is now
     mesa = again.load_world("mesa")
     assert mesa is not None and (mesa.seq, mesa.state) == (4, {"n": 4})
+    for world_id, rows in events_before.items():
+        assert again.events_after(world_id, 0)[: len(rows)] == rows
     again.close()
 
 
@@ -83,3 +94,142 @@ def sqlite3_json(text: str) -> object:
     import json
 
     return json.loads(text)
+
+
+SCHEMA_3 = Path(__file__).parent / "fixtures" / "store_schema3.sqlite3"
+"""Made by the store of commit aa16c2b (schema 3: ``heads`` by world id, ``events`` by
+world id with its twelve columns): worlds ``mesa`` (four events: a card with text beyond
+ASCII, an undo and two follow-up marks, an integer past 64 bits (the standard encoder's
+text) leaving the state as it was, a group of two releasing a mark) and ``otra`` (one
+event). Made by ``fixtures/make_store_schema3.py`` run in a checkout of that commit."""
+
+
+def rows_as_read(path: Path) -> dict[str, list[EventRow]]:
+    """Every event of a schema 2 or 3 database, as that schema's store read it (each JSON
+    column parsed), by world."""
+    raw = sqlite3.connect(path)
+    events: dict[str, list[EventRow]] = {}
+    for r in raw.execute("SELECT * FROM events ORDER BY world_id, seq"):
+        events.setdefault(r[0], []).append(
+            EventRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                json.loads(r[6]),
+                r[7],
+                json.loads(r[8]),
+                json.loads(r[9]),
+                None if r[10] is None else json.loads(r[10]),
+                r[11],
+            )
+        )
+    raw.close()
+    return events
+
+
+@pytest.fixture
+def old_copy_3(tmp_path: Path) -> Path:
+    path = tmp_path / "bridge.sqlite3"
+    shutil.copyfile(SCHEMA_3, path)
+    return path
+
+
+def test_the_fixture_is_a_schema_3_database(old_copy_3: Path) -> None:
+    db = sqlite3.connect(old_copy_3)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    columns = [r[1] for r in db.execute("PRAGMA table_info(events)")]
+    assert columns[:3] == ["world_id", "seq", "request_id"] and "pushes" in columns
+    db.close()
+
+
+def test_a_schema_3_database_upgrades_in_place_and_reads_the_same(old_copy_3: Path) -> None:
+    before = rows_as_read(old_copy_3)
+    assert {w: [e.seq for e in rows] for w, rows in before.items()} == {
+        "mesa": [1, 2, 3, 4],
+        "otra": [1],
+    }
+    assert before["mesa"][2].payload["n"] == 2**64  # the standard encoder's text
+
+    store = SQLiteStore(old_copy_3)
+    assert Path(f"{old_copy_3}-wal").stat().st_size == 0  # the upgrade copied back, WAL cut
+    for world_id, rows in before.items():
+        assert store.events_after(world_id, 0) == rows
+        assert store.events_after(world_id, 1, limit=2) == rows[1:3]
+        assert sorted(store.request_ids(world_id)) == sorted(e.request_id for e in rows)
+        for row in rows:
+            assert store.event_at(world_id, row.seq) == row
+            assert store.find_request(world_id, row.request_id) == row
+            assert store.find_request_now(world_id, row.request_id) == row
+    assert store.find_request("otra", "r-1") is None  # another world's request id
+    assert store.used_follow_ups("mesa", ["1.0", "2.0"]) == {("1.0", "soak")}
+    assert store.find_token("p-mesa") == ("mesa", "player")
+    assert [(w.id, w.seq) for w in store.list_worlds()] == [("mesa", 4), ("otra", 1)]
+    mesa = store.load_world("mesa")
+    assert mesa is not None and mesa.state == {"n": 4}
+    assert store.initial_state("otra") is not None
+
+    # Appends go on from each head; a request id already in the log is refused.
+    with pytest.raises(SeqConflict):
+        store.append("mesa", event(4, "again-4"), '{"n":9}')
+    with pytest.raises(StoreError):
+        store.append("mesa", event(5, "r-2"), '{"n":9}')
+    store.append("mesa", event(5, "r-5"), '{"n":5}')
+    errors = store.append_many([("otra", event(2, "o-2"), "{}"), ("mesa", event(6, "r-6"), "{}")])
+    assert errors == [None, None]
+    store.close()
+
+    again = SQLiteStore(old_copy_3)  # and it opens again as it is now, the ids still refused
+    with pytest.raises(StoreError):
+        again.append("otra", event(3, "o-1"), "{}")
+    assert again.events_after("mesa", 0)[:4] == before["mesa"]
+    assert [e.request_id for e in again.events_after("mesa", 4)] == ["r-5", "r-6"]
+    assert [e.request_id for e in again.events_after("otra", 0)] == ["o-1", "o-2"]
+    again.close()
+
+    db = sqlite3.connect(old_copy_3)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert [r[1] for r in db.execute("PRAGMA table_info(events)")] == [
+        "world",
+        "seq",
+        "request_id",
+        "record",
+    ]
+    assert [(r[2], r[3], r[4]) for r in db.execute("PRAGMA foreign_key_list(events)")] == [
+        ("heads", "world", "key")
+    ]
+    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"worlds", "heads", "events", "used_follow_ups"}
+    # A record orjson wrote reads back as the text the new writer writes for it.
+    first = before["mesa"][0]
+    (text,) = db.execute(
+        "SELECT record FROM events JOIN heads ON key = world WHERE world_id = 'mesa' AND"
+        " events.seq = 1"
+    ).fetchone()
+    assert text == orjson.dumps([getattr(first, field) for field in RECORD_FIELDS]).decode()
+    db.close()
+
+
+def test_an_upgrade_that_would_leave_an_event_behind_changes_nothing(old_copy_3: Path) -> None:
+    """An event whose world has no head (only a database written without the foreign key
+    checks could hold one) is not dropped by the upgrade: it fails, schema 3 kept whole."""
+    raw = sqlite3.connect(old_copy_3)
+    raw.execute(
+        "INSERT INTO events SELECT 'ghost', seq, request_id, event, user, role, payload,"
+        " payload_hash, draws, pushes, undo, created_at FROM events WHERE world_id = 'otra'"
+    )
+    raw.commit()
+    raw.close()
+    before = rows_as_read(old_copy_3)
+    with pytest.raises(StoreError, match="1 events of worlds without a head"):
+        SQLiteStore(old_copy_3)
+    db = sqlite3.connect(old_copy_3)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"worlds", "heads", "events", "used_follow_ups"}
+    db.close()
+    assert rows_as_read(old_copy_3) == before
