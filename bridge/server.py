@@ -482,7 +482,7 @@ class Bridge:
     def pipe(self, runtime: WorldRuntime) -> WorldPipe:
         pipe = self._pipes.get(runtime.world.id)
         if pipe is None:
-            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.recent, self.store)
+            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.store, self.recent)
         return pipe
 
     async def _apply(
@@ -614,7 +614,7 @@ class Bridge:
         )
         if type(worked) is tuple:
             result, record, state = worked
-            return self._hand_over(runtime, pipe, record, state, result.world)
+            return pipe.launch(runtime, record, state, result.world)
         assert isinstance(worked, Rejected)
         if pipe.landed_all():  # every flight landed: the ground is durable
             return self._refusal(runtime, session, worked)
@@ -701,23 +701,7 @@ class Bridge:
     ) -> Flight:
         """Hand the event to the store and make it the world's state in memory."""
         record = stored_event(runtime.seq + 1, event, session, payload, digest, dice, result)
-        return self._hand_over(runtime, pipe, record, world_json_text(result.world), result.world)
-
-    def _hand_over(
-        self,
-        runtime: WorldRuntime,
-        pipe: WorldPipe,
-        record: NewEvent,
-        state: str,
-        world: World,
-    ) -> Flight:
-        """An accepted event's record and state text to the store, its id known from now
-        on, and its world the world's state in memory (a flight: remembered once on disk)."""
-        known = runtime.request_ids
-        if known is not None:
-            known.add(hash(record.request_id))
-        write = self.store.submit(runtime.world.id, record, state)
-        return pipe.launch(runtime, record, world, write)
+        return pipe.launch(runtime, record, world_json_text(result.world), result.world)
 
     async def _deliver(
         self, runtime: WorldRuntime, session: Session, flight: Flight
