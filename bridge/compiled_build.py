@@ -62,14 +62,15 @@ BRIDGE = [
     "bridge/serialize.py",
     "bridge/render.py",
 ]
-# The loop's pure modules beyond the four above, on every roll request's path.
-LOOP = ["bridge/engine.py", "protocol/v1/parse.py", "protocol/v1/limits.py"]
+# The loop's pure modules beyond the four above, on every roll request's path (the rate
+# limits too: plain arithmetic on their own classes, -1.3 % of the loop thread's
+# instructions a roll compiled; docs/performance-served.md, "Tenth pass").
+LOOP = ["bridge/engine.py", "protocol/v1/parse.py", "protocol/v1/limits.py", "bridge/limits.py"]
 # The loop's plumbing (async aiohttp/socketio code; measured, see the docs).
 SERVER = [
     "bridge/server.py",
     "bridge/pipeline.py",
     "bridge/recent.py",
-    "bridge/limits.py",
     "bridge/worlds.py",
 ]
 SETS: dict[str, list[str]] = {

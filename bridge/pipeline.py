@@ -7,8 +7,9 @@ out on the state its predecessor left while that predecessor's transaction is
 still being written, and both usually share one commit (group commit).
 
 What does not change: nothing is acknowledged or pushed before its transaction
-is on disk; a world's pushes go out in ``seq`` order (each flight waits for the
-previous one's pushes); a retried request id never applies twice (a retry of a
+is on disk; a world's pushes go out in ``seq`` order (landed flights are pushed and
+answered one after another by one deliverer, in the order the store answered them:
+``WorldPipe.deliver``); a retried request id never applies twice (a retry of a
 request still in flight waits for it and gets its ack as a duplicate). If a
 transaction fails, the world in memory goes back to its last durable state at
 once; any request worked out on top of the failed one fails in the store too (its
@@ -20,13 +21,17 @@ welcome and shutdown first wait until every flight has landed.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bridge.engine import Session
 from bridge.recent import RecentEvents
-from bridge.store import AsyncStore, NewEvent
+from bridge.store import AsyncStore, NewEvent, StoreError
 from bridge.worlds import WorldRuntime
 from rules.model import World
+
+_Future = asyncio.Future
 
 
 @dataclass(slots=True)
@@ -38,61 +43,51 @@ class Flight:
     digest: str
     world: World
     pushes: list[dict[str, Any]]
-    previous: Flight | None
-    """The world's flight before this one, until this one's pushes are out (then None, so
-    landed flights are not kept alive by later ones)."""
-    durable: asyncio.Future[None]
-    """The store's write of ``record`` (completes once its transaction is on disk)."""
-    ready: asyncio.Future[None]
-    """The request's own view of ``durable``: completed by the same callback that settles
-    the world's durable state (so with no hop of its own), and the only future its request
-    awaits for the write: a cancelled request cancels this one, never the write."""
+    answer: asyncio.Future[dict[str, Any]]
+    """The request's ack body, set once ``record`` is on disk and the pushes are out (or
+    its error, if the write failed) by the pipe's ``deliver``: the only future its request
+    awaits, so a cancelled request cancels this one, never the write."""
     record: NewEvent
     """The event as handed to the store: remembered once on disk (``WorldPipe.recent``)."""
     pipe: WorldPipe
     runtime: WorldRuntime
-    """The world it flies in (kept after it landed: a cancelled request lands its flight
-    before the write completes, and the write's callback still needs them)."""
+    """The world it flies in (kept after it landed: a cancelled request's flight is still
+    answered by the store, which needs them)."""
+    session: Session
+    """Whose request it is (its ack is rendered for this session)."""
     ok: bool = False
+    """Its write is on disk."""
+    error: StoreError | None = None
+    """What the store failed its write with (then nothing of it happened)."""
     pushed: bool = False
     """Its pushes are out, or it failed: the next flight of the world may push."""
     waiter: asyncio.Future[None] | None = None
-    """Made only when something waits for ``pushed`` (a retry, the next flight's pushes
-    while this one's are not out, a settle): most flights are pushed before anyone asks,
-    and a future a request was one object and one callback for nobody."""
+    """Made only when something waits for ``pushed`` (a retry, a settle): most flights
+    are pushed before anyone asks, and a future a request was one object and one
+    callback for nobody."""
 
-    def landed(self, write: asyncio.Future[None]) -> None:
-        """Once the write's outcome is set (called by the store's answer itself,
-        ``AsyncStore.follow``, before any waiter of the write resumes; else the write's
-        first done callback): the world's durable state, the record remembered, the
-        request woken; on a failure the world in memory goes back to what is on disk."""
-        if not write.cancelled() and write.exception() is None:
+    def landed(self, error: StoreError | None) -> None:
+        """The write's outcome (called by the store's answer, ``AsyncStore.hand``): the
+        world's durable state and the record remembered, or on a failure the world in
+        memory back to what is on disk; then the flight handed to the pipe's ``deliver``
+        (pushed and answered in the order the store answered)."""
+        pipe = self.pipe
+        if error is None:
             self.ok = True
-            pipe = self.pipe
             if self.seq > pipe.durable_seq:
                 pipe.durable_world, pipe.durable_seq = self.world, self.seq
             recent = pipe.recent
             if recent is not None:
                 recent.remember(pipe.world_id, self.record)  # on disk, so kept
-            ready = self.ready
-            if not ready.done():  # else its request was cancelled: nobody waits
-                ready.set_result(None)
-            return
-        pipe, ready = self.pipe, self.ready
-        cancelled = write.cancelled()
-        error = None if cancelled else write.exception()
-        runtime = self.runtime
-        if runtime.seq >= self.seq:
-            # The memory held this flight (and maybe later ones built on it): back
-            # to what is on disk. Later flights fail in the store by themselves.
-            runtime.world, runtime.seq = pipe.durable_world, pipe.durable_seq
-            pipe.rollbacks += 1
-        if ready.done():  # its request was cancelled: nobody waits
-            return
-        if cancelled:
-            ready.cancel()
-        elif error is not None:
-            ready.set_exception(error)
+        else:
+            self.error = error
+            runtime = self.runtime
+            if runtime.seq >= self.seq:
+                # The memory held this flight (and maybe later ones built on it): back
+                # to what is on disk. Later flights fail in the store by themselves.
+                runtime.world, runtime.seq = pipe.durable_world, pipe.durable_seq
+                pipe.rollbacks += 1
+        pipe.deliver(self)
 
     def emitted(self) -> asyncio.Future[None]:
         """A future done once ``pushed``: wait for it through :func:`asyncio.shield` (a
@@ -111,28 +106,34 @@ class WorldPipe:
 
     durable_world: World
     durable_seq: int
+    world_id: str
+    store: AsyncStore
+    """The store the flights' writes go to: its answer lands each flight itself
+    (``AsyncStore.hand``: no future and no loop handle a request for the write)."""
+    deliver: Callable[[Flight], None]
+    """Where a landed flight goes to be pushed and answered, in landing order (the
+    bridge's deliverer; ``land`` once done)."""
+    loop: asyncio.AbstractEventLoop
+    """The loop the flights' requests run on (their ``answer`` futures are of it)."""
+    recent: RecentEvents | None = None
+    """Where a flight's record goes once it is on disk (card actions and undos read it)."""
     flights: dict[str, Flight] = field(default_factory=dict)
     tail: Flight | None = None
     """The world's newest flight (None before the first)."""
     rollbacks: int = 0
-    world_id: str = ""
-    recent: RecentEvents | None = None
-    """Where a flight's record goes once it is on disk (card actions and undos read it)."""
-    store: AsyncStore | None = None
-    """The store the flights' writes go to: it calls each flight's landing itself when
-    the write's transaction is answered (``AsyncStore.follow``: no loop handle a
-    request); without it, the landing is the write's done callback."""
 
     @classmethod
     def of(
         cls,
         runtime: WorldRuntime,
+        store: AsyncStore,
+        deliver: Callable[[Flight], None],
         recent: RecentEvents | None = None,
-        store: AsyncStore | None = None,
     ) -> WorldPipe:
-        return cls(
-            runtime.world, runtime.seq, world_id=runtime.world.id, recent=recent, store=store
-        )
+        """The pipe of ``runtime``'s world (made on its loop)."""
+        world = runtime.world
+        loop = asyncio.get_running_loop()
+        return cls(world, runtime.seq, world.id, store, deliver, loop, recent)
 
     def landed_all(self) -> bool:
         """Whether every flight so far is on disk (or failed) and pushed."""
@@ -145,42 +146,37 @@ class WorldPipe:
             await asyncio.shield(self.tail.emitted())
 
     def launch(
-        self,
-        runtime: WorldRuntime,
-        record: NewEvent,
-        world: World,
-        write: asyncio.Future[None],
+        self, runtime: WorldRuntime, session: Session, record: NewEvent, state: str, world: World
     ) -> Flight:
-        """The flight of ``record`` (handed to the store: ``write``), made the world's
-        newest state, its write followed to disk.
+        """The hand-off of ``session``'s accepted event: its flight made the world's newest
+        state in memory, its request id known from now on, and ``record`` with the world's
+        ``state`` text handed to the store, which lands the flight once on disk.
 
         The flight is made here with everything it holds at once (one call a request, no
-        field set twice). One callback on the write does all that follows it (the durable
-        state, the record remembered, the request woken): one loop handle a request, not
-        one per concern; and a bound method of the flight, not a closure (one object a
-        request, not a function and its cells)."""
+        field set twice), and the store answers it through one bound method of the flight
+        (:meth:`landed`: the durable state, the record remembered, the flight on to its
+        delivery), not through a future of the write with callbacks of its own."""
+        request_id = record.request_id
         flight = Flight(
             record.seq,
-            record.request_id,
+            request_id,
             record.payload_hash,
             world,
             record.pushes,
-            self.tail,
-            write,
-            asyncio.Future(loop=write.get_loop()),  # as loop.create_future(), one frame less
+            _Future(loop=self.loop),  # as loop.create_future(), one frame less
             record,
             self,
             runtime,
+            session,
         )
-        self.flights[flight.request_id] = flight
+        self.flights[request_id] = flight
         self.tail = flight
         runtime.world = world
         runtime.seq = flight.seq
-        store = self.store
-        if store is not None:
-            store.follow(write, flight.landed)
-        else:
-            write.add_done_callback(flight.landed)
+        known = runtime.request_ids
+        if known is not None:
+            known.add(hash(request_id))
+        self.store.hand(self.world_id, record, state, flight.landed)
         return flight
 
     def land(self, flight: Flight) -> None:
@@ -188,7 +184,6 @@ class WorldPipe:
         if self.flights.get(flight.request_id) is flight:
             del self.flights[flight.request_id]
         flight.pushed = True
-        flight.previous = None
         waiter = flight.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,6 +108,13 @@ def _idle(lock: asyncio.Lock) -> bool:
     return not getattr(lock, "_locked", True) and not getattr(lock, "_waiters", None)
 
 
+def _answered(body: dict[str, Any]) -> asyncio.Future[dict[str, Any]]:
+    """An answer known at once, as the done future :meth:`Bridge.handle` returns for it."""
+    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    future.set_result(body)
+    return future
+
+
 class Retry(NamedTuple):
     """A request whose id is in flight with the same payload: that flight's ack, once it
     landed, answers it as a duplicate."""
@@ -148,6 +156,9 @@ class Bridge:
         self._loading: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, Connection] = {}
         self._pipes: dict[str, WorldPipe] = {}
+        self._landed_flights: deque[Flight] = deque()
+        """Flights whose writes were answered, waiting for :meth:`_deliver_landed`."""
+        self._delivering: asyncio.Task[None] | None = None
         self._listeners: dict[str, dict[tuple[str, str], tuple[str, str, str]]] = {}
         self._welcome_cache: dict[
             str, tuple[World, dict[tuple[str, str], list[dict[str, Any]]]]
@@ -385,27 +396,55 @@ class Bridge:
             },
         }
 
-    async def handle(
+    def handle(
         self, conn: Connection | None, event: str, args: Sequence[Any], locale: str
-    ) -> dict[str, Any]:
-        """One request (``args``: the event's arguments) to its ack's body. Anything
-        unforeseen is logged and answered ``internal_error``: a client never waits for an
-        ack that will not come."""
+    ) -> Awaitable[dict[str, Any]]:
+        """One request (``args``: the event's arguments) to what its ack's body is awaited
+        from. Anything unforeseen is logged and answered ``internal_error``: a client never
+        waits for an ack that will not come.
+
+        Not a coroutine: the usual request (a connection welcomed to a loaded world, one
+        process) is checked, worked out and handed to the store in this one call, which
+        returns its flight's ``answer`` (set once the event is on disk and pushed, by
+        :meth:`_deliver_landed`); its caller (the transport's task) awaits that future
+        directly, with no coroutine of the bridge's to create, suspend and resume. An
+        answer known at once comes as a done future; the rest of the paths (the welcome
+        wait, a world to load, the cluster, the world's lock) as a coroutine."""
         try:
             if conn is None:
-                return self._error("bad_auth", locale)
+                return _answered(self._error("bad_auth", locale))
             refused = self.world_guard.admit(conn.bucket, conn.world_id)
             if refused is not None:
-                return self._error(refused, locale)
+                return _answered(self._error(refused, locale))
             request = parse_request(event, args)
             if isinstance(request, ParseError):
-                return self._error(request.code, locale, request.field)
+                return _answered(self._error(request.code, locale, request.field))
             payload: dict[str, Any] = args[0]
             session = conn.session
             if event in GM_EVENTS and session.role != "gm":
-                return self._error("gm_only", locale)
+                return _answered(self._error("gm_only", locale))
             if self.shutting_down:
-                return self._error("shutting_down", locale)
+                return _answered(self._error("shutting_down", locale))
+            runtime = self.worlds.get(conn.world_id)
+            if runtime is None or self.cluster is not None or not conn.welcomed.is_set():
+                return self._handle_later(conn, session, event, payload, request, locale)
+            return self._apply_now(runtime, session, event, payload, request)
+        except Exception:
+            log.exception("unhandled error in %s", event)
+            return _answered(self._error("internal_error", locale))
+
+    async def _handle_later(
+        self,
+        conn: Connection,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        request: BaseModel,
+        locale: str,
+    ) -> dict[str, Any]:
+        """:meth:`handle` for a request that must wait first: for its connection's welcome,
+        for its world to load, or for the cluster's turn."""
+        try:
             if not conn.welcomed.is_set():
                 # A request sent before the welcome waits for it, so its pushes reach this
                 # socket in order after the backlog (the socket joins its room there).
@@ -421,49 +460,65 @@ class Bridge:
                 # the next is worked out (the cluster reloads and retries on a lost race).
                 async with runtime.lock:
                     return await self.cluster.apply(runtime, session, event, payload, request)
-            digest = payload_digest(event, payload)
+            return await self._apply_now(runtime, session, event, payload, request)
+        except Exception:
+            log.exception("unhandled error in %s", event)
+            return self._error("internal_error", locale)
+
+    def _apply_now(
+        self,
+        runtime: WorldRuntime,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        request: BaseModel,
+    ) -> Awaitable[dict[str, Any]]:
+        """A request of a loaded world in one process: when nobody else is working out a
+        request of the world, worked out and handed to the store in this call (no await
+        between the check and the hand-off, so holding the lock would change nothing):
+        its flight's answer, or a done future; else the path under the lock."""
+        digest = payload_digest(event, payload)
+        pipe = self._pipes.get(runtime.world.id) or self.pipe(runtime)
+        outcome: dict[str, Any] | Flight | Retry | None = None
+        if event not in READS_STORE and _idle(runtime.lock):
+            outcome = self._work_out(runtime, pipe, session, event, payload, digest, request)
+            if type(outcome) is Flight:
+                return outcome.answer  # cancelling it spares the write
+            if type(outcome) is dict:
+                return _answered(outcome)
+        return self._apply_locked(runtime, pipe, session, event, payload, digest, request, outcome)
+
+    async def _apply_locked(
+        self,
+        runtime: WorldRuntime,
+        pipe: WorldPipe,
+        session: Session,
+        event: str,
+        payload: dict[str, Any],
+        digest: str,
+        request: BaseModel,
+        outcome: dict[str, Any] | Flight | Retry | None,
+    ) -> dict[str, Any]:
+        """The request under the world's lock (``outcome`` None), or waiting for a retried
+        request still in flight (a Retry); worked out again from the top if the flight it
+        waited for failed."""
+        try:
             lock = runtime.lock
-            pipe = self._pipes.get(conn.world_id) or self.pipe(runtime)
             while True:
-                outcome: dict[str, Any] | Flight | Retry | None = None
-                if event not in READS_STORE and _idle(lock):
-                    # Nobody else is working out a request of this world: the usual request
-                    # is worked out and handed to the store in one synchronous step (no await
-                    # between this check and the hand-off, so holding the lock would change
-                    # nothing), or None when it needs the path below.
-                    outcome = self._work_out(
-                        runtime, pipe, session, event, payload, digest, request
-                    )
                 if outcome is None:
                     async with lock:
                         outcome = await self._apply_in_flight(
                             runtime, pipe, session, event, payload, digest, request
                         )
                 if type(outcome) is Flight:
-                    # This request's own flight: once on disk, pushed (after the previous
-                    # flight's pushes) and answered; if the store failed, nothing happened.
-                    # (Was ``_land``, a coroutine of its own: one layer and two resumes less.)
-                    flight = outcome
-                    ready = flight.ready
-                    try:
-                        try:
-                            await ready  # its own future: cancelling it spares the write
-                        except StoreError:
-                            log.exception(
-                                "store refused event %s of world %s", flight.seq, flight.world.id
-                            )
-                            return self._error("store_error", session.locale)
-                        previous = flight.previous
-                        if previous is not None and not previous.pushed:
-                            await asyncio.shield(previous.emitted())
-                        return await self._deliver(runtime, session, flight)
-                    finally:
-                        pipe.land(flight)
+                    # This request's own flight: answered once on disk and pushed (after
+                    # the previous flight's pushes); if the store failed, nothing happened.
+                    return await outcome.answer  # cancelling it spares the write
                 if type(outcome) is not Retry:
                     assert isinstance(outcome, dict)
                     return outcome
-                # A retry of a request still in flight: its ack once it landed, as a duplicate;
-                # if it failed, this retry is worked out afresh.
+                # A retry of a request still in flight: its ack once it landed, as a
+                # duplicate; if it failed, this retry is worked out afresh.
                 flight = outcome.flight
                 await asyncio.shield(flight.emitted())
                 if flight.ok:
@@ -475,14 +530,21 @@ class Bridge:
                         duplicate=True,
                         world=flight.world,
                     )
+                outcome = None
+                if event not in READS_STORE and _idle(lock):
+                    outcome = self._work_out(
+                        runtime, pipe, session, event, payload, digest, request
+                    )
         except Exception:
             log.exception("unhandled error in %s", event)
-            return self._error("internal_error", locale)
+            return self._error("internal_error", session.locale)
 
     def pipe(self, runtime: WorldRuntime) -> WorldPipe:
         pipe = self._pipes.get(runtime.world.id)
         if pipe is None:
-            pipe = self._pipes[runtime.world.id] = WorldPipe.of(runtime, self.recent, self.store)
+            pipe = self._pipes[runtime.world.id] = WorldPipe.of(
+                runtime, self.store, self._landed, self.recent
+            )
         return pipe
 
     async def _apply(
@@ -614,7 +676,7 @@ class Bridge:
         )
         if type(worked) is tuple:
             result, record, state = worked
-            return self._hand_over(runtime, pipe, record, state, result.world)
+            return pipe.launch(runtime, session, record, state, result.world)
         assert isinstance(worked, Rejected)
         if pipe.landed_all():  # every flight landed: the ground is durable
             return self._refusal(runtime, session, worked)
@@ -701,33 +763,60 @@ class Bridge:
     ) -> Flight:
         """Hand the event to the store and make it the world's state in memory."""
         record = stored_event(runtime.seq + 1, event, session, payload, digest, dice, result)
-        return self._hand_over(runtime, pipe, record, world_json_text(result.world), result.world)
+        return pipe.launch(runtime, session, record, world_json_text(result.world), result.world)
 
-    def _hand_over(
-        self,
-        runtime: WorldRuntime,
-        pipe: WorldPipe,
-        record: NewEvent,
-        state: str,
-        world: World,
-    ) -> Flight:
-        """An accepted event's record and state text to the store, its id known from now
-        on, and its world the world's state in memory (a flight: remembered once on disk)."""
-        known = runtime.request_ids
-        if known is not None:
-            known.add(hash(record.request_id))
-        write = self.store.submit(runtime.world.id, record, state)
-        return pipe.launch(runtime, record, world, write)
+    def _landed(self, flight: Flight) -> None:
+        """A flight's write answered (``Flight.landed``, within the store's answer): its
+        delivery queued, and a deliverer started unless one is running."""
+        self._landed_flights.append(flight)
+        if self._delivering is None:
+            self._delivering = flight.pipe.loop.create_task(self._deliver_landed())
 
-    async def _deliver(
-        self, runtime: WorldRuntime, session: Session, flight: Flight
-    ) -> dict[str, Any]:
+    async def _deliver_landed(self) -> None:
+        """Every flight landed so far, in the order the store answered them (so each
+        world's in ``seq`` order, each after the previous one's pushes): pushed to its
+        world's rooms and answered (its ack, or ``store_error`` if the write failed), then
+        marked pushed. One task for all the flights a store answer landed, ending once
+        none is left (the next answer starts another). A flight whose request was
+        cancelled is not pushed (its event stays written)."""
+        landed = self._landed_flights
+        try:
+            while landed:
+                flight = landed.popleft()
+                answer = flight.answer
+                try:
+                    if answer.done():  # its request was cancelled: nobody waits
+                        continue
+                    if flight.ok:
+                        body = await self._deliver(flight)
+                    else:
+                        log.error(
+                            "store refused event %s of world %s",
+                            flight.seq,
+                            flight.world.id,
+                            exc_info=flight.error,
+                        )
+                        body = self._error("store_error", flight.session.locale)
+                    if not answer.done():
+                        answer.set_result(body)
+                except Exception:
+                    log.exception("unhandled error delivering event %s", flight.seq)
+                    if not answer.done():
+                        answer.set_result(self._error("internal_error", flight.session.locale))
+                finally:
+                    flight.pipe.land(flight)
+        finally:
+            self._delivering = None
+
+    async def _deliver(self, flight: Flight) -> dict[str, Any]:
         """A landed flight pushed to its world's rooms, and the sender's ack made from its
         own room's rendering in the same pass (one process: the cluster's path pushes
         through :meth:`_broadcast`)."""
         world = flight.world
         seq = flight.seq
         pushes = flight.pushes
+        runtime = flight.runtime
+        session = flight.session
         render = self.renderers[world.system].pushes
         rooms = self._listeners.get(world.id)
         own_key = (session.role, session.locale)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import queue
 import sqlite3
@@ -737,16 +738,21 @@ def _group_rows(
     return rows, follow_ups
 
 
+Landing = Callable[[StoreError | None], None]
+"""What an event handed to :meth:`AsyncStore.hand` is answered through: called on the
+loop with None once its transaction is on disk, or with the StoreError it failed with."""
+
+
 class AsyncStore:
     """Runs a store's calls on dedicated threads: one for SQLite, the store's
     ``threads`` (its connection count) for a networked store such as PostgreSQL.
 
     Appends go through a group commit of their own: events waiting for the store are
     written together by one writer thread, one transaction and one sync to disk for the
-    group (:meth:`submit`). The hand-off costs, per group, a few loop callbacks (the
-    gathering's iterations), one queue put and one wake-up of the event loop, which sets
-    the group's futures: no executor future, no task, nothing per event beyond its own
-    future.
+    group (:meth:`hand`, :meth:`submit`). The hand-off costs, per group, a few loop
+    callbacks (the gathering's iterations), one queue put and one wake-up of the event
+    loop, which answers each event of the group through its landing: no executor future,
+    no task, and on the hot path (:meth:`hand`) no future of its own an event.
 
     The loop and the writer do not wait for each other: a group is handed over as soon
     as it is gathered, even while the writer is still writing an earlier one, and the
@@ -773,10 +779,10 @@ class AsyncStore:
         self.sync = store
         threads = int(getattr(store, "threads", 1))
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="vtt-store")
-        # The events waiting for the next group, and their futures (two lists: a group is
-        # handed over as they are, no tuple a item rebuilt).
+        # The events waiting for the next group, and what each is answered through (two
+        # lists: a group is handed over as they are, no tuple a item rebuilt).
         self._items: list[tuple[str, NewEvent, dict[str, Any] | str]] = []
-        self._futures: list[asyncio.Future[None]] = []
+        self._landings: list[Landing] = []
         self._gathering = False
         """A group is being gathered (one at a time, handed over in submission order)."""
         self._pending = 0
@@ -792,9 +798,6 @@ class AsyncStore:
         self._deadline = 0.0
         self._groups: queue.SimpleQueue[_Group | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
-        self._followers: dict[asyncio.Future[None], Callable[[asyncio.Future[None]], None]] = {}
-        """Callbacks :meth:`_answer` calls itself once their write's outcome is set
-        (:meth:`follow`)."""
         self.commits = 0
         """Transactions written so far (diagnosis and tests)."""
 
@@ -811,19 +814,33 @@ class AsyncStore:
     ) -> asyncio.Future[None]:
         """``append`` without a coroutine: queue the event for the next group commit and
         return the future that completes once its transaction is on disk (or fails with
-        StoreError). The bridge's hot path holds this future instead of a task per event.
-        Must be called on the event loop's thread."""
-        loop = asyncio.get_running_loop()
-        # The Future ``loop.create_future()`` makes, without that plain Python method's frame.
-        future: asyncio.Future[None] = asyncio.Future(loop=loop)
+        StoreError). Cancelling the future does not withdraw the event: it is written all
+        the same. Must be called on the event loop's thread."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.hand(world_id, event, state, functools.partial(_settle, future))
+        return future
+
+    def hand(
+        self,
+        world_id: str,
+        event: NewEvent,
+        state: dict[str, Any] | str,
+        landing: Landing,
+    ) -> None:
+        """Queue the event for the next group commit; once its transaction is on disk (or
+        failed), :meth:`_answer` calls ``landing(None)`` (or ``landing(error)``, a
+        StoreError) on the loop, in the order the events were handed, before any task
+        the answer wakes resumes. No future, no loop handle an event: the bridge's hot
+        path (``bridge.pipeline.WorldPipe.launch``) lands its flight in that call. A
+        landing that raises is reported to the loop's exception handler; the other events
+        are answered all the same. Must be called on the event loop's thread."""
         self._items.append((world_id, event, state))
-        self._futures.append(future)
+        self._landings.append(landing)
         if not self._gathering:
             # Not tied to any request (a cancelled request must not leave others waiting).
             self._gathering = True
-            self._loop = loop
+            self._loop = asyncio.get_running_loop()
             self._gather()
-        return future
 
     def _gather(self) -> None:
         """Start gathering the next group: before it is handed over, let the requests
@@ -869,13 +886,13 @@ class AsyncStore:
         """Hand the gathered group (its first ``GROUP_LIMIT`` events) to the writer
         thread, whatever it is doing; :meth:`_answer` gets its outcome on this loop. The
         events left over start the next gathering at once."""
-        items, futures = self._items, self._futures
+        items, landings = self._items, self._landings
         limit = self.GROUP_LIMIT
         if len(items) > limit:
-            self._items, self._futures = items[limit:], futures[limit:]
-            items, futures = items[:limit], futures[:limit]
+            self._items, self._landings = items[limit:], landings[limit:]
+            items, landings = items[:limit], landings[:limit]
         else:
-            self._items, self._futures = [], []
+            self._items, self._landings = [], []
         if self._writer is None:
             # The thread holds the queue only (each group brings its store call), and
             # ends when this AsyncStore is closed or garbage-collected: a store nobody
@@ -886,56 +903,36 @@ class AsyncStore:
             self._writer.start()
             weakref.finalize(self, self._groups.put, None)
         self._pending += 1
-        self._groups.put(_Group(items, self.sync.append_many, loop, futures, self._answer, limit))
+        self._groups.put(_Group(items, self.sync.append_many, loop, landings, self._answer, limit))
         if self._items:
             self._gather()
         else:
             self._gathering = False
 
-    def follow(
-        self, future: asyncio.Future[None], callback: Callable[[asyncio.Future[None]], None]
-    ) -> None:
-        """``callback(future)`` called by :meth:`_answer` itself right after the outcome of
-        ``future`` (a write :meth:`submit` returned, not answered yet) is set, as a done
-        callback would be but without a loop handle of its own: the flight's landing
-        (``bridge.pipeline.Flight.landed``) runs in the same loop callback as the
-        transaction's answer, and the request it wakes resumes one iteration sooner. If the
-        future was cancelled meanwhile (its outcome stays cancelled: the write stands),
-        the callback sees it so once the transaction's outcome is known."""
-        self._followers[future] = callback
-
-    def _answer(self, answered: list[tuple[list[asyncio.Future[None]], _Outcome]]) -> None:
-        """On the loop, once a transaction is written (or failed): every event's future
-        of each group it held set (in the order they were handed over), and the
-        callback following it (:meth:`follow`) called there and then."""
-        followers = self._followers
+    def _answer(self, answered: list[tuple[list[Landing], _Outcome]]) -> None:
+        """On the loop, once a transaction is written (or failed): every event's landing
+        of each group it held called with its outcome (in the order they were handed)."""
         try:
             self.commits += 1
-            for futures, outcome in answered:
+            for landings, outcome in answered:
                 self._pending -= 1
                 if isinstance(outcome, Exception):  # the writer failed: nothing written
-                    outcome = [StoreError(str(outcome)) for _ in futures]
-                for future, error in zip(futures, outcome, strict=True):
-                    # (A done future was cancelled by its requester: the write stands.)
-                    if not future.done():
-                        if error is None:
-                            future.set_result(None)
-                        else:
-                            future.set_exception(error)
-                    if followers:
-                        follower = followers.pop(future, None)
-                        if follower is not None:
-                            try:
-                                follower(future)
-                            except Exception as exc:  # as the loop treats a done callback's
-                                future.get_loop().call_exception_handler(
-                                    {"message": "store follower failed", "exception": exc}
-                                )
+                    outcome = [StoreError(str(outcome)) for _ in landings]
+                for landing, error in zip(landings, outcome, strict=True):
+                    try:
+                        landing(error)
+                    except Exception as exc:  # as the loop treats a failing callback
+                        self._report(exc)
         finally:
             if not self._pending and not self._gathering:
                 idle = self._idle
                 if idle is not None and not idle.done():
                     idle.set_result(None)
+
+    def _report(self, exc: Exception) -> None:
+        loop = self._loop
+        if loop is not None:
+            loop.call_exception_handler({"message": "store landing failed", "exception": exc})
 
     async def find_request(self, world_id: str, request_id: str) -> EventRow | None:
         """The event a request id made: read on this thread for SQLite (no thread hop),
@@ -967,10 +964,20 @@ _Outcome = list[StoreError | None] | Exception
 exception the store call itself raised (nothing of it written)."""
 
 
+def _settle(future: asyncio.Future[None], error: StoreError | None) -> None:
+    """A :meth:`AsyncStore.submit` future's landing: its outcome set (a future its
+    requester cancelled stays cancelled: the write stands)."""
+    if not future.done():
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+
 class _Group:
     """One group commit on its way to the writer thread, and back."""
 
-    __slots__ = ("answer", "futures", "items", "limit", "loop", "write")
+    __slots__ = ("answer", "items", "landings", "limit", "loop", "write")
 
     def __init__(
         self,
@@ -979,14 +986,14 @@ class _Group:
             [list[tuple[str, NewEvent, dict[str, Any] | str]]], list[StoreError | None]
         ],
         loop: asyncio.AbstractEventLoop,
-        futures: list[asyncio.Future[None]],
-        answer: Callable[[list[tuple[list[asyncio.Future[None]], _Outcome]]], None],
+        landings: list[Landing],
+        answer: Callable[[list[tuple[list[Landing], _Outcome]]], None],
         limit: int,
     ) -> None:
         self.items = items
         self.write = write
         self.loop = loop
-        self.futures = futures
+        self.landings = landings
         self.answer = answer
         self.limit = limit
 
@@ -1036,12 +1043,12 @@ def _write_batch(
         outcome = group.write(items)
     except Exception as exc:  # reported on the loop, where the futures live
         outcome = exc
-    answered: list[tuple[list[asyncio.Future[None]], _Outcome]] = []
+    answered: list[tuple[list[Landing], _Outcome]] = []
     start = 0
     for part in batch:
         end = start + len(part.items)
         answered.append(
-            (part.futures, outcome if isinstance(outcome, Exception) else outcome[start:end])
+            (part.landings, outcome if isinstance(outcome, Exception) else outcome[start:end])
         )
         start = end
     with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for it

@@ -30,7 +30,6 @@ M = TypeVar("M", bound=Model)
 
 # The models' patterns: ``fullmatch`` of the pattern without its anchors is what the
 # models' ``^...$`` mean (the pydantic regex engine's ``$`` is the end of the text only).
-_REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}").fullmatch
 _ACTOR_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}").fullmatch
 _SLUG = re.compile(r"[a-z][a-z0-9_]{0,39}").fullmatch
 _FOLLOW_UP_ID = re.compile(r"[a-z][a-z0-9_.:-]{0,63}").fullmatch
@@ -61,6 +60,21 @@ def _known(value: str, known: set[str], pattern: Any) -> bool:
 _ACTION_KEYS = frozenset({"id", "actor", "action", "params", "targets", "whisper"})
 _CARD_ACTION_KEYS = frozenset({"id", "card", "action", "params"})
 _PARAM_INT = 10**9
+
+
+def _request_id(value: str) -> bool:
+    """Whether ``value`` (a ``str``) is a request id: 8 to 64 ASCII letters, digits,
+    ``_`` or ``-`` (the models' ``^[A-Za-z0-9_-]{8,64}$``). Checked by ``str``'s own
+    loops, not the pattern: an ASCII text's ``isalnum`` is exactly ``[A-Za-z0-9]``."""
+    if not 8 <= len(value) <= 64 or not value.isascii():
+        return False
+    return value.isalnum() or value.replace("-", "0").replace("_", "0").isalnum()
+
+
+def _keys_within(payload: dict[Any, Any], keys: frozenset[str]) -> bool:
+    """Whether every key of ``payload`` is one of ``keys`` (a loop over the few keys a
+    payload has, which mypyc compiles to a plain loop: no method call on the set)."""
+    return all(key in keys for key in payload)
 
 
 def _text(value: str) -> bool:
@@ -116,13 +130,13 @@ def _build(model: type[M], fields: dict[str, Any], given: set[str]) -> M:
 
 def lean_action(payload: Any) -> ActionRequest | None:
     """``ActionRequest.model_validate(payload)`` for a plainly valid payload, else None."""
-    if type(payload) is not dict or not _ACTION_KEYS.issuperset(payload):
+    if type(payload) is not dict or not _keys_within(payload, _ACTION_KEYS):
         return None
     request_id = payload.get("id")
     action = payload.get("action")
     if (
         type(request_id) is not str
-        or not _REQUEST_ID(request_id)
+        or not _request_id(request_id)
         or type(action) is not str
         or not _known(action, _SLUGS, _SLUG)
     ):
@@ -168,12 +182,12 @@ def lean_action(payload: Any) -> ActionRequest | None:
 def lean_card_action(payload: Any) -> CardActionRequest | None:
     """``CardActionRequest.model_validate(payload)`` for a plainly valid payload, else
     None."""
-    if type(payload) is not dict or not _CARD_ACTION_KEYS.issuperset(payload):
+    if type(payload) is not dict or not _keys_within(payload, _CARD_ACTION_KEYS):
         return None
     request_id, card, action = payload.get("id"), payload.get("card"), payload.get("action")
     if (
         type(request_id) is not str
-        or not _REQUEST_ID(request_id)
+        or not _request_id(request_id)
         or type(card) is not str
         or not _CARD_ID(card)
         or type(action) is not str

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import threading
 from collections.abc import Callable, Iterator
@@ -216,60 +215,57 @@ async def test_groups_handed_over_while_the_writer_writes_share_its_next_transac
     await store.close()
 
 
-async def test_a_follower_runs_in_the_answer_once_the_outcome_is_set(tmp_path: Path) -> None:
-    """``follow``: the callback runs within the transaction's answer, with the write's
-    outcome already set and before anything awaiting the write resumed; once, in the
-    order the events were submitted; a follower that raises is reported to the loop and
-    the other events of the group are still answered and followed."""
-    sync = sqlite_with(tmp_path, 3)
+async def test_a_landing_is_called_in_the_answer_with_each_events_outcome(
+    tmp_path: Path,
+) -> None:
+    """``hand``: each event's landing runs within the transaction's answer, with its
+    outcome (None, or the StoreError of that event alone), before any task the answer
+    wakes resumed; once, in the order the events were handed; a landing that raises is
+    reported to the loop and the other events of the group are still answered."""
+    sync = sqlite_with(tmp_path, 4)
     store = AsyncStore(sync)
     loop = asyncio.get_running_loop()
     reported: list[dict[str, object]] = []
     loop.set_exception_handler(lambda _loop, context: reported.append(context))
-    seen: list[tuple[str, bool, BaseException | None, bool]] = []
+    seen: list[tuple[str, StoreError | None, bool]] = []
     resumed: list[str] = []
-    futures = [store.submit(f"w{i}", event(1 if i != 2 else 7, f"r{i}"), STATE) for i in range(3)]
 
-    def follower(name: str, fail: bool = False) -> Callable[[asyncio.Future[None]], None]:
-        def follow(future: asyncio.Future[None]) -> None:
-            seen.append((name, future.done(), future.exception(), bool(resumed)))
+    def landing(name: str, fail: bool = False) -> Callable[[StoreError | None], None]:
+        def land(error: StoreError | None) -> None:
+            seen.append((name, error, bool(resumed)))
             if fail:
-                raise RuntimeError("follower broke")
+                raise RuntimeError("landing broke")
 
-        return follow
+        return land
 
-    store.follow(futures[0], follower("a", fail=True))
-    store.follow(futures[1], follower("b"))
-    store.follow(futures[2], follower("c"))
+    store.hand("w0", event(1, "r0"), STATE, landing("a", fail=True))
+    store.hand("w1", event(1, "r1"), STATE, landing("b"))
+    store.hand("w2", event(7, "r2"), STATE, landing("c"))  # not w2's next seq
+    future = store.submit("w3", event(1, "r3"), STATE)  # answered in the same pass
 
-    async def awaiting(index: int) -> None:
-        with contextlib.suppress(StoreError):
-            await futures[index]
-        resumed.append(f"r{index}")
+    async def awaiting() -> None:
+        await future
+        resumed.append("r3")
 
-    await asyncio.gather(*(awaiting(i) for i in range(3)))
-    assert [(name, done, resumed_yet) for name, done, _, resumed_yet in seen] == [
-        ("a", True, False),
-        ("b", True, False),
-        ("c", True, False),
+    await awaiting()
+    assert [(name, resumed_yet) for name, _, resumed_yet in seen] == [
+        ("a", False),
+        ("b", False),
+        ("c", False),
     ]
-    assert seen[0][2] is None and seen[1][2] is None and isinstance(seen[2][2], StoreError)
-    assert [str(context["exception"]) for context in reported] == ["follower broke"]
-    assert store._followers == {}  # each followed once, nothing kept
+    assert seen[0][1] is None and seen[1][1] is None and isinstance(seen[2][1], StoreError)
+    assert [str(context["exception"]) for context in reported] == ["landing broke"]
+    assert store.commits == 1
     await store.close()
 
 
-async def test_a_cancelled_write_is_followed_as_cancelled_and_still_written(
-    tmp_path: Path,
-) -> None:
+async def test_a_cancelled_submit_is_still_written(tmp_path: Path) -> None:
     sync = sqlite_with(tmp_path, 1)
     store = AsyncStore(sync)
     future = store.submit("w0", event(1, "r"), STATE)
-    seen: list[bool] = []
-    store.follow(future, lambda f: seen.append(f.cancelled()))
     future.cancel()
     await store.close()
-    assert seen == [True]
+    assert future.cancelled()
     reopened = SQLiteStore(tmp_path / "s.sqlite3")
     assert reopened.load_world("w0").seq == 1  # type: ignore[union-attr]
     reopened.close()

@@ -167,7 +167,7 @@ async def test_a_request_cancelled_while_its_write_is_on_the_way_is_still_writte
 
     sync.append_many = held  # type: ignore[method-assign]
     first = {"id": rid(), **O3D10_ROLL}
-    task = asyncio.create_task(bridge.handle(conn, "roll", (dict(first),), "es"))
+    task = asyncio.ensure_future(bridge.handle(conn, "roll", (dict(first),), "es"))
     while not entered.is_set():
         await asyncio.sleep(0.005)
     task.cancel()
