@@ -182,13 +182,19 @@ class JsonTexts:
 class _Frame:
     """What a card's view takes from its title, kind and speaker's name in one locale:
     the title, the HTML up to the outcome's CSS key (``opening``) and from the seq on to
-    the header's end (``header``), and the text's first line (``head``)."""
+    the header's end (``header``), the text's first line (``head``), and the view's dict
+    with those put in (``view``: every key of the view in its order; a card's view is a
+    copy with the rest put in, which keeps the order and costs less than building the
+    sixteen entries anew)."""
 
-    def __init__(self, title: str, opening: str, header: str, head: str) -> None:
+    def __init__(
+        self, title: str, opening: str, header: str, head: str, view: dict[str, Any]
+    ) -> None:
         self.title = title
         self.opening = opening
         self.header = header
         self.head = head
+        self.view = view
 
 
 class _Dice:
@@ -246,6 +252,7 @@ class _LocaleViews:
         self.frames: dict[tuple[int, int, int], tuple[Any, Any, Any, _Frame]] = {}
         self.parts: dict[int, tuple[Any, _Dice | _Sections | _Outcome]] = {}
         self.die: dict[Any, tuple[Any, str, str]] = {}
+        self.die_ids: dict[int, tuple[Any, tuple[Any, str, str]]] = {}
         self.section_texts: dict[Any, tuple[Any, _Sections]] = {}
 
     def remember(self, raw: Any, part: _Dice | _Sections | _Outcome) -> None:
@@ -407,25 +414,26 @@ class Renderer:
             actions, footer, lines = self._actions(follows, card_html, locale, used)
         else:
             actions, footer, lines = [], "", ""
-        return {
-            "seq": seq,
-            "card_id": card_id,
-            "world": world.id,
-            "kind": card["kind"],
-            "speaker": speaker,
-            "speaker_name": speaker_name,
-            "target": card["target"],
-            "visibility": card["visibility"],
-            "locale": locale,
-            "title": frame.title,
-            "outcome": outcome.view,
-            "dice": dice.views,
-            "sections": sections.views,
-            "actions": actions,
-            "html": f'{frame.opening}{outcome.css}" data-card="{card_html}" data-seq="{seq}'
-            f"{frame.header}{dice.html}{sections.html}{outcome.html}{footer}</div>",
-            "text": f"{frame.head}{dice.text}{sections.text}{outcome.text}{lines}",
-        }
+        # The frame's view holds the kind, the speaker's name, the locale and the title
+        # (the frame's key holds the first two, the locale is the table's, the title is
+        # the frame's): the copy keeps every key in its order, the rest is put in.
+        view = frame.view.copy()
+        view["seq"] = seq
+        view["card_id"] = card_id
+        view["world"] = world.id
+        view["speaker"] = speaker
+        view["target"] = card["target"]
+        view["visibility"] = card["visibility"]
+        view["outcome"] = outcome.view
+        view["dice"] = dice.views
+        view["sections"] = sections.views
+        view["actions"] = actions
+        view["html"] = (
+            f'{frame.opening}{outcome.css}" data-card="{card_html}" data-seq="{seq}'
+            f"{frame.header}{dice.html}{sections.html}{outcome.html}{footer}</div>"
+        )
+        view["text"] = f"{frame.head}{dice.text}{sections.text}{outcome.text}{lines}"
+        return view
 
     def _locale_views(self, locale: str) -> _LocaleViews:
         views = self._locales.get(locale)
@@ -450,11 +458,30 @@ class Renderer:
         speaker_html = (
             f'<span class="vtt-speaker">{_escape(speaker_name)}</span>' if speaker_name else ""
         )
+        view: dict[str, Any] = {
+            "seq": None,
+            "card_id": None,
+            "world": None,
+            "kind": kind,
+            "speaker": None,
+            "speaker_name": speaker_name,
+            "target": None,
+            "visibility": None,
+            "locale": locale,
+            "title": plain,
+            "outcome": None,
+            "dice": None,
+            "sections": None,
+            "actions": None,
+            "html": None,
+            "text": None,
+        }
         made = _Frame(
             plain,
             f'<div class="vtt-card vtt-card--{_css(kind)} vtt-outcome--',
             f'"><header>{speaker_html}<h3 class="vtt-title">{marked}</h3></header>',
             f"{speaker_name}: {plain}" if speaker_name else plain,
+            view,
         )
         memo.frames[key] = (title, kind, speaker_name, made)
         if len(memo.frames) > _PAIRS_LIMIT:
@@ -477,11 +504,27 @@ class Renderer:
         return made
 
     def _die(self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str) -> tuple[Any, str, str]:
-        """One die's view, HTML and text, remembered by its values (and their types):
-        rules that build a new throw each roll (Savage Worlds) or roll many different
-        throws (o3d10's three d10) still show the same few dice again. The usual die is
-        keyed by its values alone (``_die_key``: five lookups and a tuple, where the
-        generic key built a tuple of three for each of its keys)."""
+        """One die's view, HTML and text, found by the identity of its JSON (``bridge.
+        serialize`` gives one JSON object a die value: a throw not seen before is made of
+        dice seen before), else remembered by its values (and their types): rules that
+        build a new throw each roll (Savage Worlds) or roll many different throws (o3d10's
+        three d10) still show the same few dice again. The usual die is keyed by its
+        values alone (``_die_key``: five lookups and a tuple, where the generic key built a
+        tuple of three for each of its keys). The identity table holds each JSON (so its
+        id is not reused while the entry lives) and is emptied at its bound."""
+        ids = memo.die_ids
+        hit = ids.get(id(raw))
+        if hit is not None and hit[0] is raw:
+            return hit[1]
+        found = self._die_by_value(memo, raw, locale)
+        if len(ids) >= _VALUES_LIMIT:
+            ids.clear()
+        ids[id(raw)] = (raw, found)
+        return found
+
+    def _die_by_value(
+        self, memo: _LocaleViews, raw: Mapping[str, Any], locale: str
+    ) -> tuple[Any, str, str]:
         key: Any = _die_key(raw)
         if key is None:
             try:

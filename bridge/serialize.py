@@ -224,7 +224,9 @@ emptied at the bound: ~1-4 kB an entry (docs/reliability.md, item 10)."""
 
 
 _Parts = tuple[Any, list[dict[str, Any]]]
-_DICE_BY_VALUE: dict[tuple[Any, ...], _Parts] = {}
+_DIE_BY_ID: dict[int, tuple[Die, dict[str, Any]]] = {}
+_DIE_BY_VALUE: dict[tuple[Any, ...], tuple[Die, dict[str, Any]]] = {}
+_DICE_BY_JSONS: dict[tuple[int, ...], _Parts] = {}
 _DICE_BY_MEMBERS: dict[tuple[int, ...], _Parts] = {}
 _DICE_BY_TUPLE: dict[int, _Parts] = {}
 _SECTIONS_BY_TEXTS: dict[tuple[Any, ...], _Parts] = {}
@@ -253,14 +255,64 @@ def _remember(
     by_members[key] = (part, made)
 
 
+def _die_value(die: Die) -> tuple[Any, ...] | None:
+    """A die's values as a key, for the usual die (an int ``sides`` and ``group``, a str
+    ``role``, a bool ``kept``, int faces): equal keys have equal JSON, key order and types
+    included. None for any other die (its JSON is made for it alone)."""
+    sides: Any = die.sides
+    role: Any = die.role
+    kept: Any = die.kept
+    group: Any = die.group
+    faces: Any = die.faces  # its items read as objects: a float face is told apart, not unboxed
+    if type(sides) is not int or type(role) is not str or type(kept) is not bool:
+        return None
+    if type(group) is not int or type(faces) is not tuple:
+        return None
+    for face in faces:
+        if type(face) is not int:
+            return None
+    return (sides, role, kept, group, faces)
+
+
+def _die_json(die: Die) -> dict[str, Any]:
+    """One die's JSON (``die_to_json``), the same object for every die of equal values:
+    found by the die's identity (the o3d10 rules keep every die they threw: a few dozen
+    objects), else by its values (Savage Worlds throws new dice each roll, of a few dozen
+    values). A die is entered by its identity when it comes again (the value entry holds
+    the first die of its values): Savage Worlds' dice, never met twice, are not. Each
+    table is emptied at its bound; an identity entry holds its die, so the id is not
+    reused while it lives."""
+    hit = _DIE_BY_ID.get(id(die))
+    if hit is not None and hit[0] is die:
+        return hit[1]
+    key = _die_value(die)
+    if key is None:
+        return die_to_json(die)
+    found = _DIE_BY_VALUE.get(key)
+    if found is None:
+        if len(_DIE_BY_VALUE) >= VALUE_MEMO_SIZE:
+            _DIE_BY_VALUE.clear()
+        made = die_to_json(die)
+        _DIE_BY_VALUE[key] = (die, made)
+        return made
+    if found[0] is die:  # a die the rules keep: found by its own identity next time
+        if len(_DIE_BY_ID) >= PART_MEMO_SIZE:
+            _DIE_BY_ID.clear()
+        _DIE_BY_ID[id(die)] = found
+    return found[1]
+
+
 def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
-    """The dice's JSON, remembered by the identities of the dice and by their values (and
-    types): the o3d10 rules share dice (found by identity), Savage Worlds builds new dice
-    each roll but shows the same few throws again (found by value). The same JSON object
-    lets every later memo keyed by it (the renderer's parts) hit at once; it is only ever
-    read or encoded. The identity of the tuple was the key before: Savage Worlds builds
-    a new tuple each roll (never found again), and the table bounded by sweeps
-    (``forget_unheld``, every eighth of the bound) cost ~1/3 of its card's JSON."""
+    """The dice's JSON, one list object for every throw of equal dice: the very tuple found
+    by its identity (the o3d10 rules keep their throws), else by the identities of its
+    dice (Savage Worlds shares its dice in a new tuple each roll), else the list of its
+    dice's JSON (``_die_json``: one object a die value) found by those objects'
+    identities, which equal throws share whatever their tuple and dice objects (o3d10's
+    thousand throws of a few dozen dice: a throw not seen before costs a lookup a die, not
+    its values' key). The same JSON object lets every later memo keyed by it (the
+    renderer's parts) hit at once; it is only ever read or encoded. An entry holds the
+    first tuple met (which holds its dice) and the list (which holds its dice's JSON), so
+    the ids of its key are not reused while it lives."""
     whole = _DICE_BY_TUPLE.get(id(dice))
     if whole is not None and whole[0] is dice:  # this very tuple (o3d10 keeps its throws)
         return whole[1]
@@ -270,21 +322,15 @@ def _dice_to_json(dice: tuple[Die, ...]) -> list[dict[str, Any]]:
         if hit[0] is dice:  # a tuple the rules keep: found by its own identity next time
             _remember(_DICE_BY_TUPLE, id(dice), dice, hit[1])
         return hit[1]
-    try:
-        key = tuple(
-            (d.sides, type(d.sides), d.faces, d.role, d.kept, type(d.kept), d.group, type(d.group))
-            for d in dice
-        )
-        found = _DICE_BY_VALUE.get(key)
-    except TypeError:  # a value that cannot be a key: encoded as it is
-        return [die_to_json(d) for d in dice]
+    made = [_die_json(d) for d in dice]
+    key = tuple([id(m) for m in made])
+    found = _DICE_BY_JSONS.get(key)
     if found is None:
-        found = (dice, [die_to_json(d) for d in dice])
-        if len(_DICE_BY_VALUE) >= VALUE_MEMO_SIZE:
-            _DICE_BY_VALUE.clear()
-        _DICE_BY_VALUE[key] = found
-    _remember(_DICE_BY_MEMBERS, members, dice, found[1])
-    return found[1]
+        _remember(_DICE_BY_JSONS, key, dice, made)
+    else:
+        made = found[1]
+    _remember(_DICE_BY_MEMBERS, members, dice, made)
+    return made
 
 
 def _sections_to_json(sections: tuple[Section, ...]) -> list[dict[str, Any]]:

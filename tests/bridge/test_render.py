@@ -221,3 +221,82 @@ def test_the_usual_die_is_keyed_by_its_values_and_any_other_die_as_it_is() -> No
         ]
         is not True
     )
+
+
+def test_a_new_throw_of_die_json_seen_before_finds_each_die_by_identity() -> None:
+    """A dice list not seen before whose dice are JSON objects seen before (``bridge.
+    serialize`` gives one JSON object a die value) finds each die's view by that object's
+    identity, without its values' key; the card equals a fresh renderer's, and the
+    identity table stays within its bound."""
+    from bridge import render
+    from bridge.render import Renderer
+    from rules.model import World
+
+    system = default_registry().get("o3d10")
+    world = World("w", "w", "o3d10", {"locale": "es"})
+    seven = {"sides": 10, "faces": [7], "role": "objetivo", "kept": True, "group": 0}
+    ten = {"sides": 10, "faces": [10, 3], "role": "objetivo", "kept": False, "group": 0}
+
+    def card(throw: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "kind": "skill",
+            "title": {"key": "raw", "params": {"text": "T"}},
+            "speaker": "x",
+            "target": None,
+            "visibility": "public",
+            "dice": throw,
+            "outcome": None,
+            "sections": [],
+            "actions": [],
+        }
+
+    remembered = Renderer(system)
+    first = remembered.card(card([seven, ten]), seq=1, card_id="1.0", world=world, locale="es")
+    memo = remembered._locales["es"]
+    assert memo.die_ids[id(seven)][0] is seven and memo.die_ids[id(ten)][0] is ten
+    memo.die.clear()  # found again by identity alone
+    second = remembered.card(card([ten, seven]), seq=2, card_id="2.0", world=world, locale="es")
+    assert second["dice"][0] is first["dice"][1] and second["dice"][1] is first["dice"][0]
+    assert not memo.die
+    fresh = Renderer(system).card(
+        card([ten, seven]), seq=2, card_id="2.0", world=world, locale="es"
+    )
+    assert second == fresh and second["html"] == fresh["html"]
+    for face in range(render._VALUES_LIMIT + 2):
+        die = {**seven, "faces": [face]}
+        remembered.card(card([die]), seq=3, card_id="3.0", world=world, locale="es")
+    assert len(memo.die_ids) <= render._VALUES_LIMIT
+
+
+def test_a_card_view_keeps_its_keys_order_and_its_frame_apart() -> None:
+    """A card's view (a copy of its frame's view with the request's values put in) has
+    the view's keys in their order, and two cards of one frame do not share their dicts:
+    changing one (as the players' masking of a copy would) leaves the other and the frame
+    as they were."""
+    from bridge.render import Renderer
+    from rules.model import World
+
+    system = default_registry().get("o3d10")
+    world = World("w", "w", "o3d10", {"locale": "es"})
+    raw = {
+        "kind": "skill",
+        "title": {"key": "raw", "params": {"text": "T"}},
+        "speaker": "x",
+        "target": "y",
+        "visibility": "public",
+        "dice": [],
+        "outcome": None,
+        "sections": [],
+        "actions": [],
+    }
+    renderer = Renderer(system)
+    first = renderer.card(raw, seq=1, card_id="1.0", world=world, locale="es")
+    second = renderer.card(raw, seq=2, card_id="2.0", world=world, locale="es")
+    assert list(first) == [
+        "seq", "card_id", "world", "kind", "speaker", "speaker_name", "target", "visibility",
+        "locale", "title", "outcome", "dice", "sections", "actions", "html", "text",
+    ]  # fmt: skip
+    assert first is not second and (first["seq"], second["seq"]) == (1, 2)
+    first["title"] = "changed"
+    third = renderer.card(raw, seq=3, card_id="3.0", world=world, locale="es")
+    assert third["title"] == second["title"] == "T" and third["target"] == "y"

@@ -102,16 +102,20 @@ def test_card_parts_built_anew_are_remembered_by_value_and_shared_texts() -> Non
 
 def test_parts_are_remembered_by_the_identities_of_their_members() -> None:
     """Dice or sections are found again by the identities of their members, whatever tuple
-    holds them (the rules share dice and sections in new tuples), and equal values built
-    anew by value: every time the same JSON object; the table is emptied at its bound."""
+    holds them (the rules share dice and sections in new tuples), dice built anew by the
+    identities of their dice's JSON (one object a die value), sections by value: every
+    time the same JSON object; the tables are emptied at their bounds."""
     from bridge import serialize as s
     from bridge.serialize import card_to_json
 
     made = _card((5, 1), True, 3)
     first = card_to_json(made)
-    dice_ids, section_ids = tuple(map(id, made.dice)), tuple(map(id, made.sections))
-    assert s._DICE_BY_MEMBERS[dice_ids] == (made.dice, first["dice"])
+    die_ids, section_ids = tuple(map(id, first["dice"])), tuple(map(id, made.sections))
+    assert s._DICE_BY_JSONS[die_ids] == (made.dice, first["dice"])
+    assert s._DICE_BY_MEMBERS[tuple(map(id, made.dice))] == (made.dice, first["dice"])
     assert s._SECTIONS_BY_MEMBERS[section_ids] == (made.sections, first["sections"])
+    for die, raw in zip(made.dice, first["dice"], strict=True):
+        assert raw == s.die_to_json(die)
     anew = card_to_json(_card((5, 1), True, 3))  # equal values, new dice and sections
     assert anew["dice"] is first["dice"] and anew["sections"] is first["sections"]
     regrouped = replace(made, dice=tuple(list(made.dice)), sections=tuple(list(made.sections)))
@@ -119,8 +123,39 @@ def test_parts_are_remembered_by_the_identities_of_their_members() -> None:
     assert again["dice"] is first["dice"] and again["sections"] is first["sections"]
     for index in range(s.PART_MEMO_SIZE + 2):
         card_to_json(_card((6, index), True, index))
+    assert len(s._DICE_BY_JSONS) <= s.PART_MEMO_SIZE
     assert len(s._DICE_BY_MEMBERS) <= s.PART_MEMO_SIZE
+    assert len(s._DIE_BY_ID) <= s.PART_MEMO_SIZE
+    assert len(s._DIE_BY_VALUE) <= s.VALUE_MEMO_SIZE
     assert card_to_json(made)["dice"] == [s.die_to_json(d) for d in made.dice]
+
+
+def test_a_throw_of_dice_seen_before_shares_their_json() -> None:
+    """A throw not seen before, of dice seen before (o3d10's thousand throws of a few
+    dozen kept dice), is a new list of the very die JSON objects already made; every die
+    JSON equals a fresh encoding, and a die of unusual types (a float face) is its own."""
+    from bridge import serialize as s
+    from bridge.serialize import card_to_json
+    from rules.dice import Die
+
+    seven, three = Die(10, (7,), "objetivo", True, 9), Die(10, (3,), "objetivo", False, 9)
+    first = s._dice_to_json((seven, three))
+    for die, raw in ((seven, first[0]), (three, first[1])):
+        assert s._DIE_BY_VALUE[s._die_value(die)] == (die, raw)  # type: ignore[index]
+        assert raw == s.die_to_json(die) and id(die) not in s._DIE_BY_ID  # met once
+    second = s._dice_to_json((three, seven))
+    assert second is not first and second == [first[1], first[0]]
+    assert second[0] is first[1] and second[1] is first[0]
+    for die, raw in ((seven, first[0]), (three, first[1])):  # met again: by identity
+        assert s._DIE_BY_ID[id(die)] == (die, raw)
+    built = (replace(seven), replace(three))  # equal dice built anew: found by value
+    assert s._dice_to_json(built) is first and id(built[0]) not in s._DIE_BY_ID
+    floats = Die(10, (7.0,), "objetivo", True, 0)  # type: ignore[arg-type]
+    made = s._dice_to_json((floats,))
+    assert made[0] is not first[0] and s.dumps(made) == s.dumps([s.die_to_json(floats)])
+    assert dumps(card_to_json(_card((4, 4), False, 2))["dice"]) == dumps(
+        [s.die_to_json(d) for d in _card((4, 4), False, 2).dice]
+    )
 
 
 def test_a_kept_tuple_is_found_by_its_own_identity() -> None:
