@@ -530,11 +530,7 @@ class Bridge:
                         duplicate=True,
                         world=flight.world,
                     )
-                outcome = None
-                if event not in READS_STORE and _idle(lock):
-                    outcome = self._work_out(
-                        runtime, pipe, session, event, payload, digest, request
-                    )
+                outcome = None  # (its flight failed: worked out afresh, under the lock)
         except Exception:
             log.exception("unhandled error in %s", event)
             return self._error("internal_error", session.locale)

@@ -713,19 +713,7 @@ def _group_rows(
                     run[3],
                     seq,
                     e.request_id,
-                    encode(
-                        (
-                            e.event,
-                            e.user,
-                            e.role,
-                            e.payload,
-                            e.payload_hash,
-                            e.draws,
-                            e.pushes,
-                            e.undo,
-                            e.created_at,
-                        )
-                    ),
+                    encode(_record(e)),
                 )
             )
             if e.used_follow_ups or e.released_follow_ups:

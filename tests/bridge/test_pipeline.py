@@ -102,6 +102,37 @@ async def test_a_retry_sent_while_the_request_is_in_flight_applies_once(env: obj
     assert other["error"]["code"] == "id_reused"
 
 
+async def test_a_retry_of_a_request_whose_write_failed_is_worked_out_afresh_once(
+    env: object,
+) -> None:
+    from bridge.store import StoreError
+
+    assert isinstance(env, Env)
+    first, second = await env.join(user="a"), await env.join(user="b")
+    before = env.seq()
+    original = env.store.append_many
+    failed: list[int] = []
+
+    def failing_once(items: list[Any]) -> list[Any]:
+        if not failed:
+            failed.append(len(items))
+            return [StoreError("disk I/O error (simulated)") for _ in items]
+        return original(items)  # type: ignore[arg-type]
+
+    env.store.append_many = failing_once  # type: ignore[method-assign,assignment]
+    payload = {"id": rid(), **ROLL}
+    acks = await asyncio.gather(first.call("roll", payload), second.call("roll", payload))
+    env.store.append_many = original  # type: ignore[method-assign]
+    assert failed
+    codes = sorted("ok" if a["ok"] else a["error"]["code"] for a in acks)
+    # The first write failed; the retry (waiting for it, or arriving after) was worked
+    # out afresh and written once, not answered as a duplicate of nothing.
+    assert codes == ["ok", "store_error"]
+    (ok,) = [a for a in acks if a["ok"]]
+    assert ok["seq"] == before + 1 and not ok["duplicate"]
+    assert env.seq() == before + 1
+
+
 async def test_request_ids_known_in_memory_answer_retries_across_a_restart(env: object) -> None:
     """The in-memory id filter (WorldRuntime.request_ids) is filled from the log when the
     world loads: a retry after a restart is a duplicate, a new id reads nothing, and an
