@@ -14,6 +14,7 @@ ping deadline, which engine.io's own send then handles).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -34,13 +35,9 @@ async def push_to_room(
     members = [eio_sid for _, eio_sid in sio.manager.get_participants(namespace, room)]
     if not members:
         return
-    encoded = sio.packet_class(
-        socketio.packet.EVENT, namespace=namespace, data=[event, data]
-    ).encode()
-    packets = [
-        engineio.packet.Packet(engineio.packet.MESSAGE, part)
-        for part in (encoded if isinstance(encoded, list) else [encoded])
-    ]
+    packets = engineio_packets(
+        sio.packet_class(socketio.packet.EVENT, namespace=namespace, data=[event, data]).encode()
+    )
     eio = sio.eio
     sockets, deadline = eio.sockets, eio.ping_timeout
     now = time.time()
@@ -50,14 +47,50 @@ async def push_to_room(
         if sock is None or sock.closed or (last_ping and now - last_ping > deadline):
             # Gone, closing, or its client stopped pinging: engine.io's own send deals with
             # it (skips it, or closes the socket), and this member alone misses the push.
-            try:
-                for part in packets:
-                    await eio.send_packet(eio_sid, part)
-            except Exception:
-                log.debug("push to a closed socket skipped", exc_info=True)
+            await _send_slowly(eio, eio_sid, packets)
             continue
         # What engine.io's send does for a live socket: the packet queued for its writer
         # task (the queue is bridge.transport.OutgoingQueue: bounded, never waits).
         put = sock.queue.put_nowait
         for part in packets:
             put(part)
+
+
+def queue_to_socket(sio: socketio.AsyncServer, eio_sid: str, encoded: Any) -> None:
+    """A socket.io packet's encoding (``Packet.encode()``) queued for one client, without
+    an await: what ``AsyncServer._send_packet`` does, through engine.io's ``send`` (four
+    coroutines deep) for a live socket. A socket gone, closing or past its ping deadline
+    is left to engine.io's own send, in a task of its own (it skips it, or closes it)."""
+    packets = engineio_packets(encoded)
+    eio = sio.eio
+    sock = eio.sockets.get(eio_sid)
+    last_ping = None if sock is None else sock.last_ping
+    if sock is None or sock.closed or (last_ping and time.time() - last_ping > eio.ping_timeout):
+        task = asyncio.get_running_loop().create_task(_send_slowly(eio, eio_sid, packets))
+        _SLOW.add(task)
+        task.add_done_callback(_SLOW.discard)
+        return
+    put = sock.queue.put_nowait
+    for part in packets:
+        put(part)
+
+
+def engineio_packets(encoded: Any) -> list[engineio.packet.Packet]:
+    """A socket.io packet's encoding (one part, or several for a binary packet) as the
+    engine.io MESSAGE packets that carry it."""
+    return [
+        engineio.packet.Packet(engineio.packet.MESSAGE, part)
+        for part in (encoded if isinstance(encoded, list) else [encoded])
+    ]
+
+
+_SLOW: set[asyncio.Task[None]] = set()
+""":func:`queue_to_socket`'s tasks for sockets engine.io must deal with (kept until done)."""
+
+
+async def _send_slowly(eio: Any, eio_sid: str, packets: list[engineio.packet.Packet]) -> None:
+    try:
+        for part in packets:
+            await eio.send_packet(eio_sid, part)
+    except Exception:
+        log.debug("push to a closed socket skipped", exc_info=True)

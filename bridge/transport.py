@@ -8,12 +8,15 @@ import ipaddress
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import engineio
 import socketio
 from aiohttp import web
 from engineio.async_drivers import aiohttp as eio_aiohttp
+
+from bridge.rooms import queue_to_socket
 
 log = logging.getLogger("vtt_bridge.transport")
 
@@ -336,11 +339,13 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
 
     All of it is checked inline where the packet is decoded (:meth:`_handle_eio_message`),
     and an EVENT for a namespace with a handler given to :meth:`serve` goes from there to
-    one task (as python-socketio's ``async_handlers`` starts one) that awaits the handler
-    and queues its ack: python-socketio's ``_handle_event``, ``_handle_event_internal``,
-    ``_trigger_event`` and its handler lookup are not on the way (they were, each behind a
-    wrapper of ours: three coroutine layers a request). Any other packet takes python-
-    socketio's own dispatch, under the same guard.
+    the handler, called at once (:meth:`_dispatch`); its ack is queued when its answer is
+    there: a future's done callback, with no task (the bridge's usual request), or a task
+    for any other awaitable. python-socketio's ``_handle_event``,
+    ``_handle_event_internal``, ``_trigger_event`` and its handler lookup are not on the
+    way (they were, each behind a wrapper of ours: three coroutine layers a request), nor
+    is its task an event. Any other packet takes python-socketio's own dispatch, under the
+    same guard.
 
     Its engine.io server is :class:`VttEngineServer` (bounded outgoing queues)."""
 
@@ -374,12 +379,7 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
                     if handler is None:
                         await self._handle_event(eio_sid, namespace, pkt.id, pkt.data)
                         return
-                    # One task an event, as python-socketio's ``async_handlers`` starts.
-                    task = asyncio.get_running_loop().create_task(
-                        self._answer(handler, sid, eio_sid, pkt.data, namespace, pkt.id)
-                    )
-                    _DISPATCHED.add(task)
-                    task.add_done_callback(_DISPATCHED.discard)
+                    self._dispatch(handler, sid, eio_sid, pkt.data, namespace, pkt.id)
                     return
             await super()._handle_eio_message(eio_sid, data)
         except Exception as exc:
@@ -397,7 +397,7 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
             return f"reserved:{event}"
         return event
 
-    async def _answer(
+    def _dispatch(
         self,
         handler: EventHandler,
         sid: str,
@@ -406,25 +406,83 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
         namespace: str,
         id: Any,
     ) -> None:
-        """One event: its name checked, the handler awaited, its ack queued."""
+        """One event: its name checked, the handler called, its ack queued once its answer
+        is there. An answer that is a future (the bridge's usual request: its flight's
+        answer, set once the event is on disk and pushed; or one known at once) is acked
+        by the future's done callback, with no task: a task an event, as python-socketio's
+        ``async_handlers`` starts, cost its creation, two steps (started, then woken by
+        the future) and the ack's four coroutines through engine.io's ``send``. Any other
+        awaitable (the paths that wait: a welcome, a world to load, the world's lock) is
+        awaited in a task of its own."""
         event = self._event_name(data)
         try:
-            body = await handler(event, sid, data[1:])
+            answer = handler(event, sid, data[1:])
         except Exception:
             log.exception("unhandled error in event %r: connection closed", event)
-            await self._close_connection(eio_sid)
+            self._close_soon(eio_sid)
             return
-        if id is not None:
-            # What python-socketio acks with a handler's result.
-            if body is None:
-                args: list[Any] = []
-            elif type(body) is tuple:
-                args = list(body)
+        if isinstance(answer, asyncio.Future):
+            if answer.done():
+                self._acked(eio_sid, namespace, id, event, answer)
             else:
-                args = [body]
-            await self._send_packet(
-                eio_sid, self.packet_class(_ACK, namespace=namespace, id=id, data=args)
+                answer.add_done_callback(partial(self._acked, eio_sid, namespace, id, event))
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._answer(answer, eio_sid, namespace, id, event)
+        )
+        _DISPATCHED.add(task)
+        task.add_done_callback(_DISPATCHED.discard)
+
+    async def _answer(
+        self, answer: Awaitable[Any], eio_sid: str, namespace: str, id: Any, event: str
+    ) -> None:
+        """An answer that must be awaited, then acked (as :meth:`_acked`)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        try:
+            future.set_result(await answer)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            future.set_exception(error)
+        self._acked(eio_sid, namespace, id, event, future)
+
+    def _acked(
+        self, eio_sid: str, namespace: str, id: Any, event: str, answer: asyncio.Future[Any]
+    ) -> None:
+        """A handler's answer, done: its body acked if the client asked for an ack (queued
+        for the socket at once, :func:`bridge.rooms.queue_to_socket`); a handler that
+        raised closes the connection (no ack would ever come); a cancelled answer (its
+        request was cancelled) is not acked."""
+        if answer.cancelled():
+            return
+        error = answer.exception()
+        if error is not None:
+            log.error(
+                "unhandled error in event %r: connection closed",
+                event,
+                exc_info=(type(error), error, error.__traceback__),
             )
+            self._close_soon(eio_sid)
+            return
+        if id is None:
+            return
+        body = answer.result()
+        # What python-socketio acks with a handler's result.
+        if body is None:
+            args: list[Any] = []
+        elif type(body) is tuple:
+            args = list(body)
+        else:
+            args = [body]
+        queue_to_socket(
+            self, eio_sid, self.packet_class(_ACK, namespace=namespace, id=id, data=args).encode()
+        )
+
+    def _close_soon(self, eio_sid: str) -> None:
+        """:meth:`_close_connection` from a callback (in a task kept until it ends)."""
+        task = asyncio.get_running_loop().create_task(self._close_connection(eio_sid))
+        _DISPATCHED.add(task)
+        task.add_done_callback(_DISPATCHED.discard)
 
     async def _handle_event(self, eio_sid: str, namespace: str | None, id: Any, data: Any) -> None:
         """python-socketio's own dispatch (a binary event, a namespace with no :meth:`serve`
@@ -436,7 +494,7 @@ class VttServer(socketio.AsyncServer):  # type: ignore[misc]
             return
         handler = self._served.get(namespace or "/")
         if handler is not None:
-            await self._answer(handler, sid, eio_sid, data, namespace or "/", id)
+            self._dispatch(handler, sid, eio_sid, data, namespace or "/", id)
             return
         await super()._handle_event(eio_sid, namespace, id, data)
 

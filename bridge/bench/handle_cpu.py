@@ -36,9 +36,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import msgpack
 import orjson
+import socketio
 from engineio.async_socket import AsyncSocket
 
 from bridge.bench.net import O3D10_ROLL, SW_ROLL
@@ -50,6 +52,7 @@ from bridge.transport import settle_collector
 from bridge.worlds import create_world
 from rules.registry import default_registry
 
+EVENT, ACK = socketio.packet.EVENT, socketio.packet.ACK
 ROLLS = {"o3d10": O3D10_ROLL, "savage_worlds": SW_ROLL}
 UNREACHED = RateLimit(per_second=1e9, burst=1e9)
 UNREACHED_WORLD = WorldLimit(per_second=1e9, burst=1e9)
@@ -57,7 +60,7 @@ UNREACHED_WORLD = WorldLimit(per_second=1e9, burst=1e9)
 
 async def attach_members(
     bridge: Bridge, world_id: str, sessions: list[Session]
-) -> tuple[list[Connection], list[asyncio.Task[None]]]:
+) -> tuple[list[Member], list[asyncio.Task[None]]]:
     """A connection per session in the world's room, each over an engine.io socket with
     no transport: the server encodes and queues each push for it as for a websocket
     client; a task per socket empties its queue as engine.io's writer would before
@@ -65,7 +68,7 @@ async def attach_members(
     (nothing pings them)."""
     sio, eio = bridge.sio, bridge.sio.eio
     runtime = await bridge.runtime(world_id)
-    connections: list[Connection] = []
+    connections: list[Member] = []
     drains: list[asyncio.Task[None]] = []
     for session in sessions:
         eio_sid = eio.generate_id()
@@ -75,22 +78,46 @@ async def attach_members(
         eio.sockets[eio_sid] = socket
         sid = await sio.manager.connect(eio_sid, NAMESPACE)
         await sio.enter_room(sid, bridge._room(world_id, session), namespace=NAMESPACE)
-        drains.append(asyncio.create_task(_drain(socket.queue)))
+        acks: dict[int, asyncio.Future[Any]] = {}
+        drains.append(asyncio.create_task(_drain(socket.queue, acks)))
         conn = Connection(world_id, session, None, bucket=Bucket(UNREACHED))
         conn.welcomed.set()
         bridge.connections[sid] = conn
-        connections.append(conn)
+        connections.append(Member(conn, eio_sid, acks))
         runtime.members[(session.role, session.locale)] += 1
     return connections, drains
 
 
-async def _drain(queue: asyncio.Queue[Any]) -> None:
+class Member(NamedTuple):
+    """A member's connection, its engine.io socket's id, and the acks its requests sent
+    through the transport wait for (by ack id)."""
+
+    conn: Connection
+    eio_sid: str
+    acks: dict[int, asyncio.Future[Any]]
+
+
+async def _drain(queue: asyncio.Queue[Any], acks: dict[int, asyncio.Future[Any]]) -> None:
+    """A socket's queue emptied as engine.io's writer would; the acks among its packets
+    (only awaited by ``--via transport``) answer their request's future."""
     while True:
-        await queue.get()
+        pkt = await queue.get()
+        # A socket.io packet's map starts with its type (``{"type": n, ...}``: the map's
+        # and the key's headers, then "type", then n). A member has one request in
+        # flight at a time, so an ack answers it without being decoded (the harness's
+        # share kept small: an ack carries the card).
+        if acks and pkt.data[6] == ACK:
+            acks.popitem()[1].set_result(pkt.data)
 
 
 async def measure(
-    system_id: str, rounds: int, per: int, worlds: int = 10, *, freeze: bool = True
+    system_id: str,
+    rounds: int,
+    per: int,
+    worlds: int = 10,
+    *,
+    freeze: bool = True,
+    via: str = "handle",
 ) -> tuple[list[float], list[float]]:
     """Microseconds of CPU per request, one figure per slice: the whole process, and
     the event loop's thread alone (the rest is the store's thread).
@@ -99,7 +126,11 @@ async def measure(
     (:func:`bridge.transport.settle_collector`), everything alive before the worlds load
     (modules, the rules' tables, the registry) is moved out of the cyclic collector's way
     and its thresholds are raised; without it the collector runs as in a fresh process,
-    which the served bridge does not. Both are put back at the end."""
+    which the served bridge does not. Both are put back at the end.
+
+    ``via``: ``handle`` calls :meth:`Bridge.handle` with the decoded payload; ``transport``
+    hands each request to the transport as the client's encoded packet (its decoding,
+    dispatch and the ack's encoding and queuing counted too)."""
     loop_cpu: list[float] = []
     registry = default_registry()
     with tempfile.TemporaryDirectory() as folder:
@@ -116,7 +147,7 @@ async def measure(
         thresholds = gc.get_threshold()
         if freeze:
             settle_collector()
-        connections: list[Connection] = []
+        connections: list[Member] = []
         drains: list[asyncio.Task[None]] = []
         for world_id in ids:
             members, tasks = await attach_members(
@@ -127,9 +158,28 @@ async def measure(
         roll = ROLLS[system_id]
 
         template = orjson.dumps(roll)
+        loop = asyncio.get_running_loop()
+        sio = bridge.sio
+        ack_ids = iter(range(1, 1 << 62))
 
-        async def rolls(conn: Connection, count: int) -> None:
+        async def rolls(member: Member, count: int) -> None:
+            conn = member.conn
             for _ in range(count):
+                if via == "transport":
+                    # The request as the client's socket.io packet (msgpack), handed to the
+                    # transport as engine.io hands over a message: decoded, dispatched,
+                    # worked out, and acked on the member's socket.
+                    body: dict[str, Any] = orjson.loads(template)
+                    body["id"] = os.urandom(16).hex()
+                    ack_id = next(ack_ids)
+                    waiting: asyncio.Future[Any] = loop.create_future()
+                    member.acks[ack_id] = waiting
+                    packet = {"type": EVENT, "nsp": NAMESPACE, "data": ["roll", body], "id": ack_id}
+                    await sio._handle_eio_message(member.eio_sid, msgpack.packb(packet))
+                    encoded = await waiting
+                    if b"\xa2ok\xc3" not in encoded:  # msgpack's "ok": true
+                        raise RuntimeError(f"refused: {msgpack.unpackb(encoded)}")
+                    continue
                 # A fresh payload, as the transport decodes one (new dicts and strings), with
                 # a random id of the network bench's form (32 hex digits, as randomUUID()
                 # without dashes): the client's and the transport's work kept small.
@@ -167,17 +217,24 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--no-freeze", action="store_true", help="leave the startup heap to the collector"
     )
+    parser.add_argument(
+        "--via",
+        default="handle",
+        choices=("handle", "transport"),
+        help="call Bridge.handle, or hand the transport each request's encoded packet",
+    )
     args = parser.parse_args(argv)
     from bridge.compiled import describe
 
     figures, loop_cpu = asyncio.run(
-        measure(args.system, args.rounds, args.per, freeze=not args.no_freeze)
+        measure(args.system, args.rounds, args.per, freeze=not args.no_freeze, via=args.via)
     )
     others = [whole - loop for whole, loop in zip(figures, loop_cpu, strict=True)]
     print(
         json.dumps(
             {
                 "system": args.system,
+                "via": args.via,
                 "code": describe(),
                 "median_us": round(statistics.median(figures), 1),
                 "best_us": round(min(figures), 1),

@@ -16,12 +16,17 @@ from bridge.store import AsyncStore
 from support.worlds import one_o3d10_world
 
 
+@pytest.mark.parametrize("via", ["handle", "transport"])
 @pytest.mark.parametrize("system", ["o3d10", "savage_worlds"])
-def test_handle_cpu_runs_and_reports(system: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_handle_cpu_runs_and_reports(
+    system: str, via: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every roll accepted (or ``main`` raises), whether handed to ``Bridge.handle`` or to
+    the transport as an encoded packet (then each ack comes back on the member's socket)."""
     frozen, thresholds = gc.get_freeze_count(), gc.get_threshold()
-    assert main(["--system", system, "--rounds", "2", "--per", "1"]) == 0
+    assert main(["--system", system, "--rounds", "2", "--per", "1", "--via", via]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["system"] == system and len(report["slices"]) == 2
+    assert report["system"] == system and report["via"] == via and len(report["slices"]) == 2
     assert report["median_us"] > 0 and report["loop_thread_median_us"] > 0
     # The startup heap given back to the collector, its thresholds as they were.
     assert (gc.get_freeze_count(), gc.get_threshold()) == (frozen, thresholds)
@@ -40,7 +45,7 @@ async def test_each_member_is_a_socket_in_its_worlds_room_and_gets_every_push(
     )
     for task in drains:  # what each member would write is left in its queue
         task.cancel()
-    ack = await bridge.handle(members[0], "roll", ({"id": "a" * 32, **ROLLS["o3d10"]},), "es")
+    ack = await bridge.handle(members[0].conn, "roll", ({"id": "a" * 32, **ROLLS["o3d10"]},), "es")
     assert ack["ok"], ack
     sockets = list(bridge.sio.eio.sockets.values())
     assert len(sockets) == 5 and [s.queue.qsize() for s in sockets] == [1] * 5

@@ -224,3 +224,67 @@ async def test_a_namespace_without_a_served_handler_takes_python_socketios_dispa
     await _settle()
     assert seen == [("reserved:connect", (1,)), ("roll", (2,))]
     assert [packet["type"] for packet in _queued(sock)] == [socketio.packet.ACK] * 2
+
+
+async def test_a_handler_answering_with_a_future_is_acked_when_it_is_set_with_no_task() -> None:
+    """The bridge's usual request answers with its flight's future: acked (as python-
+    socketio acks a handler's result) once the future is set, and not before; a future
+    done at once is acked at once. No task is started for either."""
+    ours = VttServer(async_mode="aiohttp", serializer="msgpack", logger=False)
+    loop = asyncio.get_running_loop()
+    pending: asyncio.Future[Any] = loop.create_future()
+    done: asyncio.Future[Any] = loop.create_future()
+    done.set_result({"ok": True, "n": 0})
+    answers = iter([pending, done])
+
+    def served(event: str, sid: str, args: list[Any]) -> asyncio.Future[Any]:
+        return next(answers)
+
+    ours.serve(NS, served)
+    sock, _ = await _connected(ours)
+    tasks = len(asyncio.all_tasks())
+    await ours._handle_eio_message(sock.sid, _event(["roll", {"id": "a"}], id=1))
+    await ours._handle_eio_message(sock.sid, _event(["roll", {"id": "b"}], id=2))
+    assert len(asyncio.all_tasks()) == tasks  # neither request has a task
+    assert [(p["id"], p["data"]) for p in _queued(sock)] == [(2, [{"ok": True, "n": 0}])]
+    pending.set_result({"ok": True, "n": 1})
+    await _settle()
+    assert [(p["type"], p["id"], p["data"]) for p in _queued(sock)] == [
+        (socketio.packet.ACK, 1, [{"ok": True, "n": 1}])
+    ]
+    assert not sock.closed
+
+
+async def test_a_future_that_fails_closes_the_connection_and_a_cancelled_one_is_not_acked() -> None:
+    ours = VttServer(async_mode="aiohttp", serializer="msgpack", logger=False)
+    loop = asyncio.get_running_loop()
+    cancelled: asyncio.Future[Any] = loop.create_future()
+    failing: asyncio.Future[Any] = loop.create_future()
+    answers = iter([cancelled, failing])
+
+    def served(event: str, sid: str, args: list[Any]) -> asyncio.Future[Any]:
+        return next(answers)
+
+    ours.serve(NS, served)
+    sock, _ = await _connected(ours)
+    await ours._handle_eio_message(sock.sid, _event(["roll", {"id": "a"}], id=1))
+    cancelled.cancel()
+    await _settle()
+    assert _queued(sock) == [] and not sock.closed
+    await ours._handle_eio_message(sock.sid, _event(["roll", {"id": "b"}], id=2))
+    failing.set_exception(RuntimeError("boom"))
+    await _settle()
+    assert sock.closed and _queued(sock) == []
+
+
+async def test_an_ack_for_a_socket_that_closed_meanwhile_is_left_to_engineio() -> None:
+    """A flight lands after its client left: its ack goes nowhere and nothing raises."""
+    ours = VttServer(async_mode="aiohttp", serializer="msgpack", logger=False)
+    pending: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    ours.serve(NS, lambda event, sid, args: pending)
+    sock, _ = await _connected(ours)
+    await ours._handle_eio_message(sock.sid, _event(["roll", {"id": "a"}], id=1))
+    del ours.eio.sockets[sock.sid]
+    pending.set_result({"ok": True})
+    await _settle()
+    assert _queued(sock) == []
