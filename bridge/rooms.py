@@ -30,11 +30,26 @@ async def push_to_room(
 ) -> None:
     """``await sio.emit(event, data, room=room, namespace=namespace)`` for a server whose
     client manager is python-socketio's own (one process: not a pub/sub manager, which
-    must publish through ``emit``). A member whose socket closed meanwhile is skipped,
-    as ``emit``'s task for it would have failed alone; the others get the packet."""
+    must publish through ``emit``): :func:`push_now`, then the sends it left to engine.io
+    for members gone, closing or past their ping deadline awaited, as ``emit`` awaits
+    them."""
+    late = push_now(sio, namespace, room, event, data)
+    if late:
+        await asyncio.gather(*late)
+
+
+def push_now(
+    sio: socketio.AsyncServer, namespace: str, room: str, event: str, data: Any
+) -> list[asyncio.Task[None]] | None:
+    """:func:`push_to_room` without an await: every live member's packets queued before
+    it returns. A member whose socket closed meanwhile, or whose client stopped pinging,
+    is left to engine.io's own send in a task of its own (which skips it, or closes it),
+    as ``emit``'s task for it would have failed alone; the others get the packet. The
+    tasks so started, if any."""
     members = [eio_sid for _, eio_sid in sio.manager.get_participants(namespace, room)]
     if not members:
-        return
+        return None
+    late: list[asyncio.Task[None]] | None = None
     packets = engineio_packets(
         sio.packet_class(socketio.packet.EVENT, namespace=namespace, data=[event, data]).encode()
     )
@@ -45,15 +60,16 @@ async def push_to_room(
         sock = sockets.get(eio_sid)
         last_ping = None if sock is None else sock.last_ping
         if sock is None or sock.closed or (last_ping and now - last_ping > deadline):
-            # Gone, closing, or its client stopped pinging: engine.io's own send deals with
-            # it (skips it, or closes the socket), and this member alone misses the push.
-            await _send_slowly(eio, eio_sid, packets)
+            if late is None:
+                late = []
+            late.append(_send_later(eio, eio_sid, packets))
             continue
         # What engine.io's send does for a live socket: the packet queued for its writer
         # task (the queue is bridge.transport.OutgoingQueue: bounded, never waits).
         put = sock.queue.put_nowait
         for part in packets:
             put(part)
+    return late
 
 
 def queue_to_socket(sio: socketio.AsyncServer, eio_sid: str, encoded: Any) -> None:
@@ -66,9 +82,7 @@ def queue_to_socket(sio: socketio.AsyncServer, eio_sid: str, encoded: Any) -> No
     sock = eio.sockets.get(eio_sid)
     last_ping = None if sock is None else sock.last_ping
     if sock is None or sock.closed or (last_ping and time.time() - last_ping > eio.ping_timeout):
-        task = asyncio.get_running_loop().create_task(_send_slowly(eio, eio_sid, packets))
-        _SLOW.add(task)
-        task.add_done_callback(_SLOW.discard)
+        _send_later(eio, eio_sid, packets)
         return
     put = sock.queue.put_nowait
     for part in packets:
@@ -85,7 +99,18 @@ def engineio_packets(encoded: Any) -> list[engineio.packet.Packet]:
 
 
 _SLOW: set[asyncio.Task[None]] = set()
-""":func:`queue_to_socket`'s tasks for sockets engine.io must deal with (kept until done)."""
+"""The tasks of :func:`_send_later` (kept until done)."""
+
+
+def _send_later(
+    eio: Any, eio_sid: str, packets: list[engineio.packet.Packet]
+) -> asyncio.Task[None]:
+    """Packets for a socket gone, closing or past its ping deadline, left to engine.io's
+    own send (it skips the socket, or closes it), in a task of their own (returned)."""
+    task = asyncio.get_running_loop().create_task(_send_slowly(eio, eio_sid, packets))
+    _SLOW.add(task)
+    task.add_done_callback(_SLOW.discard)
+    return task
 
 
 async def _send_slowly(eio: Any, eio_sid: str, packets: list[engineio.packet.Packet]) -> None:
