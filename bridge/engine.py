@@ -179,16 +179,18 @@ def stored_event(
     event: str,
     session: Session,
     payload: dict[str, Any],
-    digest: str,
     dice: RecordingDice,
     result: Accepted,
+    digest: str = "",
 ) -> NewEvent:
     """The accepted request as the store writes it: its columns taken straight from the
     request, the dice it drew (``[sides, face]`` each, in order) and the result, stamped
     with :func:`bridge.serialize.now`. Compiled with the engine: the draws read from the
     native records and the stamp made natively, in the step that worked the request out
     (was ``Bridge._record``, plain Python: the draws' list comprehension, the clock and the
-    call, ~120 bytecodes a request)."""
+    call, ~120 bytecodes a request). ``digest`` written empty (the usual path): worked out
+    from its payload only when a retry of its id is compared with it
+    (``bridge.server.digest_of``)."""
     return NewEvent(
         seq,
         str(payload["id"]),
@@ -214,7 +216,6 @@ def work_out(
     request: BaseModel,
     dice_factory: Callable[[], DiceSource],
     payload: dict[str, Any],
-    digest: str,
     seq: int,
 ) -> tuple[Accepted, NewEvent, str] | Rejected:
     """A request that reads nothing from the store, from its parsed model to what the store
@@ -226,7 +227,7 @@ def work_out(
     result = process(registry, world, session, event, request, dice)
     if isinstance(result, Rejected):
         return result
-    record = stored_event(seq, event, session, payload, digest, dice, result)
+    record = stored_event(seq, event, session, payload, dice, result)
     return result, record, world_json_text(result.world)
 
 

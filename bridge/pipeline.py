@@ -40,7 +40,6 @@ class Flight:
 
     seq: int
     request_id: str
-    digest: str
     world: World
     pushes: list[dict[str, Any]]
     answer: asyncio.Future[dict[str, Any]]
@@ -160,7 +159,6 @@ class WorldPipe:
         flight = Flight(
             record.seq,
             request_id,
-            record.payload_hash,
             world,
             record.pushes,
             _Future(loop=self.loop),  # as loop.create_future(), one frame less

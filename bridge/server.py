@@ -130,9 +130,13 @@ class Retry(NamedTuple):
     flight: Flight
 
 
-def payload_hash(event: str, payload: Any) -> str:
-    """The digest idempotency compares (protocol/v1/digest.py: the same canonical text)."""
-    return payload_digest(event, payload)
+def digest_of(row: NewEvent | EventRow) -> str:
+    """The digest idempotency compares a retry with, of a request handed to the store or
+    held by it: as written with it (events written before the eleventh pass), or, written
+    empty, worked out from its payload (the same dict in flight; its JSON read back from
+    the store, whose canonical text is the same: protocol/v1/digest.py). Only a retry
+    pays for it, not every request."""
+    return row.payload_hash or payload_digest(row.event, row.payload)
 
 
 class Bridge:
@@ -485,16 +489,15 @@ class Bridge:
         request of the world, worked out and handed to the store in this call (no await
         between the check and the hand-off, so holding the lock would change nothing):
         its flight's answer, or a done future; else the path under the lock."""
-        digest = payload_digest(event, payload)
         pipe = self._pipes.get(runtime.world.id) or self.pipe(runtime)
         outcome: dict[str, Any] | Flight | Retry | None = None
         if event not in READS_STORE and _idle(runtime.lock):
-            outcome = self._work_out(runtime, pipe, session, event, payload, digest, request)
+            outcome = self._work_out(runtime, pipe, session, event, payload, request)
             if type(outcome) is Flight:
                 return outcome.answer  # cancelling it spares the write
             if type(outcome) is dict:
                 return _answered(outcome)
-        return self._apply_locked(runtime, pipe, session, event, payload, digest, request, outcome)
+        return self._apply_locked(runtime, pipe, session, event, payload, request, outcome)
 
     async def _apply_locked(
         self,
@@ -503,7 +506,6 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
-        digest: str,
         request: BaseModel,
         outcome: dict[str, Any] | Flight | Retry | None,
     ) -> dict[str, Any]:
@@ -516,7 +518,7 @@ class Bridge:
                 if outcome is None:
                     async with lock:
                         outcome = await self._apply_in_flight(
-                            runtime, pipe, session, event, payload, digest, request
+                            runtime, pipe, session, event, payload, request
                         )
                 if type(outcome) is Flight:
                     # This request's own flight: answered once on disk and pushed (after
@@ -561,8 +563,7 @@ class Bridge:
     ) -> dict[str, Any]:
         """One request start to end under the world's lock, written before the next is
         worked out: the path of several processes on one store (bridge/cluster.py)."""
-        digest = payload_hash(event, payload)
-        settled = await self._settled(runtime, session, payload, digest)
+        settled = await self._settled(runtime, session, event, payload)
         if settled is not None:
             return settled
         referenced, used = await self._referenced(runtime, request)
@@ -579,7 +580,7 @@ class Bridge:
         )
         if isinstance(result, Rejected):
             return self._refusal(runtime, session, result)
-        return await self._commit(runtime, session, event, payload, digest, dice, result)
+        return await self._commit(runtime, session, event, payload, dice, result)
 
     async def _commit(
         self,
@@ -587,12 +588,11 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
-        digest: str,
         dice: RecordingDice,
         result: Accepted,
     ) -> dict[str, Any]:
         seq = runtime.seq + 1
-        record = self._record(seq, session, event, payload, digest, dice, result)
+        record = self._record(seq, session, event, payload, dice, result)
         try:
             await self.store.append(runtime.world.id, record, world_json_text(result.world))
         except StoreError as exc:
@@ -608,13 +608,13 @@ class Bridge:
         return self._own_ack(runtime, session, seq, result.world, result.pushes, rendered)
 
     async def _settled(
-        self, runtime: WorldRuntime, session: Session, payload: dict[str, Any], digest: str
+        self, runtime: WorldRuntime, session: Session, event: str, payload: dict[str, Any]
     ) -> dict[str, Any] | None:
         """The answer to a request id the store already holds (a retry), or None."""
         previous = await self.store.find_request(runtime.world.id, str(payload["id"]))
         if previous is None:
             return None
-        if previous.payload_hash != digest:
+        if digest_of(previous) != payload_digest(event, payload):
             return self._error("id_reused", session.locale, "id")
         return self._ack(runtime, previous.seq, previous.pushes, session, duplicate=True)
 
@@ -652,7 +652,6 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
-        digest: str,
         request: BaseModel,
     ) -> dict[str, Any] | Flight | Retry | None:
         """:meth:`_apply_in_flight` without an await, for a request that reads nothing
@@ -663,7 +662,7 @@ class Bridge:
         request_id = str(payload["id"])
         in_flight = pipe.flights.get(request_id)
         if in_flight is not None:
-            return self._retried(in_flight, session, digest)
+            return self._retried(in_flight, session, event, payload)
         known = runtime.request_ids
         if known is None or hash(request_id) in known:
             return None
@@ -675,7 +674,6 @@ class Bridge:
             request,
             self.dice_factory,
             payload,
-            digest,
             runtime.seq + 1,
         )
         if type(worked) is tuple:
@@ -686,10 +684,12 @@ class Bridge:
             return self._refusal(runtime, session, worked)
         return None
 
-    def _retried(self, in_flight: Flight, session: Session, digest: str) -> dict[str, Any] | Retry:
+    def _retried(
+        self, in_flight: Flight, session: Session, event: str, payload: dict[str, Any]
+    ) -> dict[str, Any] | Retry:
         """A retry of a request still in flight: that flight to wait for (not this
         request's own), or ``id_reused`` if its payload differs."""
-        if in_flight.digest != digest:
+        if digest_of(in_flight.record) != payload_digest(event, payload):
             return self._error("id_reused", session.locale, "id")
         return Retry(in_flight)
 
@@ -700,7 +700,6 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
-        digest: str,
         request: BaseModel,
     ) -> dict[str, Any] | Flight | Retry:
         """Under the world's lock (one process): a final answer, or this request's flight,
@@ -708,10 +707,10 @@ class Bridge:
         request_id = str(payload["id"])
         in_flight = pipe.flights.get(request_id)
         if in_flight is not None:
-            return self._retried(in_flight, session, digest)
+            return self._retried(in_flight, session, event, payload)
         known = runtime.request_ids
         if known is None or hash(request_id) in known:
-            settled = await self._settled(runtime, session, payload, digest)
+            settled = await self._settled(runtime, session, event, payload)
             if settled is not None:
                 return settled
         referenced: EventRow | None = None
@@ -733,7 +732,7 @@ class Bridge:
                 used=used,
             )
             if isinstance(result, Accepted):
-                return self._launch(runtime, pipe, session, event, payload, digest, dice, result)
+                return self._launch(runtime, pipe, session, event, payload, dice, result)
             # A refusal stands only on durable ground: let the flights land, and if one
             # failed (the world went back), work the request out again.
             await pipe.settle()
@@ -746,13 +745,15 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
-        digest: str,
         dice: RecordingDice,
         result: Accepted,
     ) -> NewEvent:
         """The record of an accepted request (the cluster's path; the usual one calls
-        :func:`bridge.engine.stored_event` from :meth:`_launch` itself)."""
-        return stored_event(seq, event, session, payload, digest, dice, result)
+        :func:`bridge.engine.stored_event` from :meth:`_launch` itself), with its digest:
+        PostgreSQL's ``jsonb`` may give a payload back in another form (``1e20`` as an
+        integer), so the cluster compares retries with the digest written."""
+        digest = payload_digest(event, payload)
+        return stored_event(seq, event, session, payload, dice, result, digest)
 
     def _launch(
         self,
@@ -761,12 +762,11 @@ class Bridge:
         session: Session,
         event: str,
         payload: dict[str, Any],
-        digest: str,
         dice: RecordingDice,
         result: Accepted,
     ) -> Flight:
         """Hand the event to the store and make it the world's state in memory."""
-        record = stored_event(runtime.seq + 1, event, session, payload, digest, dice, result)
+        record = stored_event(runtime.seq + 1, event, session, payload, dice, result)
         return pipe.launch(runtime, session, record, world_json_text(result.world), result.world)
 
     def _landed(self, flight: Flight) -> None:

@@ -1,8 +1,10 @@
 """A request's digest: SHA-256 of its canonical JSON, what idempotency compares.
 
 The canonical text is the standard encoder's, keys sorted, compact, UTF-8 as it is:
-``[event, payload]``. Digests are stored with every event (a retry after a restart is
-compared against them), so the text must never change. For the events whose models
+``[event, payload]``. A retry, after a restart too, is compared with the digest of the
+request its id names: the one written with that event (every event before the eleventh
+performance pass; the cluster's still), else worked out then from its stored payload
+(``bridge.server.digest_of``), so the text must never change. For the events whose models
 admit only text, integers, booleans, null, lists and objects with text keys (no float,
 nothing free-form), orjson writes exactly those bytes (same escapes, keys in code point
 order, which is UTF-8 byte order), ~5x faster; anything else, or anything orjson

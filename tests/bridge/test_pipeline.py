@@ -167,6 +167,10 @@ async def test_request_ids_known_in_memory_answer_retries_across_a_restart(env: 
     assert collided["ok"] and not collided["duplicate"] and collided["seq"] == fresh["seq"] + 1
     assert lookups == [payload["id"], colliding]
     env.store.find_request_now = original  # type: ignore[method-assign]
+    # Its digest was not written: worked out from the stored payload when a retry asks.
+    assert original(env.world.world_id, payload["id"]).payload_hash == ""
+    changed = await gm.call("roll", {**payload, "params": {"attribute": "agilidad"}})
+    assert changed["error"]["code"] == "id_reused" and env.seq() == collided["seq"]
 
 
 async def test_a_request_cancelled_while_its_write_is_on_the_way_is_still_written_once(

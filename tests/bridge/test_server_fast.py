@@ -10,8 +10,9 @@ from pathlib import Path
 from bridge.bench.net import O3D10_ROLL
 from bridge.engine import Session
 from bridge.pipeline import Flight
-from bridge.server import READS_STORE, Bridge, Connection, _idle, _queued
-from bridge.store import AsyncStore
+from bridge.server import READS_STORE, Bridge, Connection, _idle, _queued, digest_of
+from bridge.store import AsyncStore, NewEvent
+from protocol.v1.digest import payload_digest
 from protocol.v1.requests import REQUEST_MODELS, CardActionRequest, UndoRequest
 from support.live import rid
 from support.worlds import one_o3d10_world
@@ -99,3 +100,13 @@ async def test_a_landed_roll_is_answered_within_the_stores_answer_with_no_task(
     again = await bridge.handle(conn, "roll", ({"id": rid(), **O3D10_ROLL},), "es")
     assert again["seq"] == 2 and seen[1] == (True, None)
     await store.close()
+
+
+def test_a_digest_written_with_an_event_is_compared_else_it_is_worked_out() -> None:
+    payload = {"id": "r1", **O3D10_ROLL}
+
+    def event(digest: str) -> NewEvent:
+        return NewEvent(1, "r1", "roll", "a", "gm", payload, digest, [], [], None, "now")
+
+    assert digest_of(event("")) == payload_digest("roll", payload)
+    assert digest_of(event("written")) == "written"  # events of earlier passes, the cluster's
