@@ -39,7 +39,7 @@ from bridge.limits import (
 from bridge.pipeline import Flight, WorldPipe
 from bridge.recent import RECENT_EVENTS, RecentEvents
 from bridge.render import Renderer, ack_body
-from bridge.rooms import push_now, push_to_room
+from bridge.rooms import push_to_room
 from bridge.serialize import world_json_text
 from bridge.store import AsyncStore, EventRow, NewEvent, SeqConflict, StoreError
 from bridge.transport import (
@@ -113,14 +113,6 @@ def _answered(body: dict[str, Any]) -> asyncio.Future[dict[str, Any]]:
     future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     future.set_result(body)
     return future
-
-
-def _whispers(pushes: list[dict[str, Any]]) -> bool:
-    """One of an event's pushes is whispered (to named players' own connections)."""
-    for push in pushes:  # noqa: SIM110 (no generator made, as ``any(...)`` makes, a request)
-        if push.get("whisper"):
-            return True
-    return False
 
 
 class Retry(NamedTuple):
@@ -770,41 +762,19 @@ class Bridge:
         return pipe.launch(runtime, session, record, world_json_text(result.world), result.world)
 
     def _landed(self, flight: Flight) -> None:
-        """A flight's write answered (``Flight.landed``, within the store's answer). The
-        usual one (on disk, nothing whispered, no delivery waiting before it) is pushed and
-        answered here and now, with no await in between (:meth:`_deliver_now`); any other
-        is queued for a deliverer task, started unless one is running, which keeps the
-        order the store answered them in."""
-        landed = self._landed_flights
-        if self._delivering is None and not landed and flight.ok and not _whispers(flight.pushes):
-            self._deliver_now(flight)
-            return
-        landed.append(flight)
+        """A flight's write answered (``Flight.landed``, within the store's answer): its
+        delivery queued, and a deliverer started unless one is running."""
+        self._landed_flights.append(flight)
         if self._delivering is None:
             self._delivering = flight.pipe.loop.create_task(self._deliver_landed())
 
-    def _deliver_now(self, flight: Flight) -> None:
-        """A landed flight with nothing whispered, pushed to its world's rooms and answered
-        with its ack, then marked pushed (:meth:`_deliver_landed` for one flight, without
-        a task or an await). A flight whose request was cancelled is not pushed."""
-        answer = flight.answer
-        try:
-            if not answer.done():
-                answer.set_result(self._pushed(flight, self._push_rooms(flight)))
-        except Exception:
-            log.exception("unhandled error delivering event %s", flight.seq)
-            if not answer.done():
-                answer.set_result(self._error("internal_error", flight.session.locale))
-        finally:
-            flight.pipe.land(flight)
-
     async def _deliver_landed(self) -> None:
-        """Every flight queued by :meth:`_landed`, in the order the store answered them (so
-        each world's in ``seq`` order, each after the previous one's pushes): pushed to its
+        """Every flight landed so far, in the order the store answered them (so each
+        world's in ``seq`` order, each after the previous one's pushes): pushed to its
         world's rooms and answered (its ack, or ``store_error`` if the write failed), then
-        marked pushed. One task for the flights queued while it runs, ending once none is
-        left. A flight whose request was cancelled is not pushed (its event stays
-        written)."""
+        marked pushed. One task for all the flights a store answer landed, ending once
+        none is left (the next answer starts another). A flight whose request was
+        cancelled is not pushed (its event stays written)."""
         landed = self._landed_flights
         try:
             while landed:
@@ -835,20 +805,9 @@ class Bridge:
             self._delivering = None
 
     async def _deliver(self, flight: Flight) -> dict[str, Any]:
-        """A landed flight pushed to its world's rooms and to the players its cards are
-        whispered to, and the sender's ack made from its own room's rendering in the same
-        pass (one process: the cluster's path pushes through :meth:`_broadcast`)."""
-        own = self._push_rooms(flight)
-        if _whispers(flight.pushes):
-            await self._whisper(flight.runtime, flight.seq, flight.pushes, flight.world)
-            if flight.session.role != "gm":
-                own = None  # the sender's own view may hold what its room does not
-        return self._pushed(flight, own)
-
-    def _push_rooms(self, flight: Flight) -> list[tuple[str, dict[str, Any]]] | None:
-        """A landed flight's pushes, rendered once for each (role, locale) room of its
-        world in use and queued for the room's members (:func:`bridge.rooms.push_now`);
-        the rendering for the sender's own room, if it has one."""
+        """A landed flight pushed to its world's rooms, and the sender's ack made from its
+        own room's rendering in the same pass (one process: the cluster's path pushes
+        through :meth:`_broadcast`)."""
         world = flight.world
         seq = flight.seq
         pushes = flight.pushes
@@ -871,19 +830,16 @@ class Bridge:
             if key == own_key:
                 own = bodies
             for name, body in bodies:
-                push_now(sio, NAMESPACE, room, name, body)
-        return own
-
-    def _pushed(
-        self, flight: Flight, own: list[tuple[str, dict[str, Any]]] | None
-    ) -> dict[str, Any]:
-        """The sender's ack once its flight is pushed: from its own room's rendering, or
-        rendered for the sender alone."""
+                await push_to_room(sio, NAMESPACE, room, name, body)
+        for push in pushes:
+            if push.get("whisper"):
+                await self._whisper(runtime, seq, pushes, world)
+                if session.role != "gm":
+                    own = None  # the sender's own view may hold what its room does not
+                break
         if own is None:
-            return self._ack(
-                flight.runtime, flight.seq, flight.pushes, flight.session, world=flight.world
-            )
-        return ack_body(flight.seq, own)
+            return self._ack(runtime, seq, pushes, session, world=world)
+        return ack_body(seq, own)
 
     def _own_ack(
         self,

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from bridge.bench.net import O3D10_ROLL
 from bridge.engine import Session
-from bridge.pipeline import Flight
 from bridge.server import READS_STORE, Bridge, Connection, _idle, _queued, digest_of
 from bridge.store import AsyncStore, NewEvent
 from protocol.v1.digest import payload_digest
@@ -75,30 +74,6 @@ async def test_a_request_does_not_pass_one_waiting_for_the_worlds_lock(tmp_path:
     assert ack["ok"] and ack["seq"] == 1
     again = await bridge.handle(second, "roll", ({"id": rid(), **O3D10_ROLL},), "es")
     assert again["ok"] and again["seq"] == 2
-    await store.close()
-
-
-async def test_a_landed_roll_is_answered_within_the_stores_answer_with_no_task(
-    tmp_path: Path,
-) -> None:
-    sync, world_id, registry = one_o3d10_world(tmp_path)
-    store = AsyncStore(sync)
-    bridge = Bridge(store, registry)
-    conn = Connection(world_id, Session("a", "gm", "es"), None)
-    conn.welcomed.set()
-    seen: list[tuple[bool, object]] = []
-    landed = bridge._landed
-
-    def spy(flight: Flight) -> None:
-        landed(flight)
-        seen.append((flight.answer.done(), bridge._delivering))
-
-    bridge._landed = spy  # type: ignore[method-assign]
-    ack = await bridge.handle(conn, "roll", ({"id": rid(), **O3D10_ROLL},), "es")
-    assert ack["ok"] and ack["seq"] == 1
-    assert seen == [(True, None)]  # answered in the store's answer, no deliverer started
-    again = await bridge.handle(conn, "roll", ({"id": rid(), **O3D10_ROLL},), "es")
-    assert again["seq"] == 2 and seen[1] == (True, None)
     await store.close()
 
 
