@@ -2,10 +2,13 @@
 off, one room per world) whose handlers only ack and push the same bytes.
 
 "The same stack" is the one the bridge serves with: the same websocket class (no
-compression, the frames' deadline), the same bounded outgoing queue and the same push to
-a room (``bridge.rooms``, one encoding and the packets queued for each member, without
-python-socketio's task per member). Where the bridge's transport is leaner than the stock one, the floor is too, so
-the ratio measures the bridge's own work, not a transport the floor lacks.
+compression, the frames' deadline), the same bounded outgoing queue, the same push to a
+room (``bridge.rooms``, one encoding and the packets queued for each member, without
+python-socketio's task per member) and the same dispatch of an event
+(:class:`bridge.transport.VttServer`: the handler called as the packet is decoded, its
+ack queued from its answer's future, no task an event). Where the bridge's transport is
+leaner than the stock one, the floor is too, so the ratio measures the bridge's own
+work, not a transport the floor lacks.
 
 ``python -m bridge.bench.floor --port 0 --captured FILE`` where FILE holds, per scenario,
 ``{"operations": [[[event, ack, pushes], ...], ...]}``: a run of whole operations recorded
@@ -27,11 +30,10 @@ import signal
 from pathlib import Path
 from typing import Any
 
-import socketio
 from aiohttp import web
 
-from bridge.rooms import push_to_room
-from bridge.transport import UncompressedWebSocket, VttEngineServer, settle_collector
+from bridge.rooms import push_now
+from bridge.transport import UncompressedWebSocket, VttServer, settle_collector
 
 NS = "/vtt"
 Captured = dict[str, dict[str, list[list[list[Any]]]]]
@@ -70,14 +72,14 @@ class Recorded:
         return step
 
 
-class FloorServer(socketio.AsyncServer):  # type: ignore[misc]
-    """python-socketio's stock server on the bridge's engine.io server
-    (:class:`bridge.transport.VttEngineServer`): the same bounded outgoing queue, whose put
-    is cheaper than asyncio.Queue's (ninth pass), so the bridge's queue is not a transport
-    the floor lacks. The dispatch stays stock: the bridge's own is its safety checks."""
-
-    def _engineio_server_class(self) -> type[Any]:
-        return VttEngineServer
+class FloorServer(VttServer):
+    """The bridge's socket.io server class (:class:`bridge.transport.VttServer`): its
+    engine.io server's bounded outgoing queue, whose put is cheaper than asyncio.Queue's
+    (ninth pass), and its dispatch, which calls a served namespace's handler as the packet
+    is decoded and acks a future's answer from its done callback (eleventh pass: no task
+    an event, no engine.io send coroutines for the ack), so neither is a transport the
+    floor lacks. Its checks on the way in (the event's name, the namespace joined) come
+    with it: a few comparisons an event."""
 
 
 def create_floor(captured: Captured) -> web.Application:
@@ -111,17 +113,21 @@ def create_floor(captured: Captured) -> web.Application:
     async def disconnect(sid: str, reason: Any = None) -> None:
         joined.pop(sid, None)
 
-    async def any_event(event: str, sid: str, *args: Any) -> dict[str, Any]:
+    def any_event(event: str, sid: str, args: Any) -> asyncio.Future[Any]:
+        """The recorded step's pushes queued for the room, then its ack: a future already
+        answered (as the bridge's own when it knows the answer at once), which the
+        dispatch acks at once."""
         operations, place, room = joined.get(sid, (unknown, [0, 0], "none"))
         _event, ack, pushes = operations.answer(place, event)
         for name, body in pushes:
-            await push_to_room(sio, NS, room, name, body)
-        answer: dict[str, Any] = ack
+            push_now(sio, NS, room, name, body)
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        answer.set_result(ack)
         return answer
 
     sio.on("connect", connect, namespace=NS)
     sio.on("disconnect", disconnect, namespace=NS)
-    sio.on("*", any_event, namespace=NS)
+    sio.serve(NS, any_event)
     app = web.Application()
     sio.attach(app, socketio_path="socket.io")
     return app
