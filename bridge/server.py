@@ -782,9 +782,11 @@ class Bridge:
                 answer = flight.answer
                 try:
                     if answer.done():  # its request was cancelled: nobody waits
-                        continue
-                    if flight.ok:
+                        pass
+                    elif flight.ok:
                         body = await self._deliver(flight)
+                        if not answer.done():
+                            answer.set_result(body)
                     else:
                         log.error(
                             "store refused event %s of world %s",
@@ -792,9 +794,7 @@ class Bridge:
                             flight.world.id,
                             exc_info=flight.error,
                         )
-                        body = self._error("store_error", flight.session.locale)
-                    if not answer.done():
-                        answer.set_result(body)
+                        answer.set_result(self._error("store_error", flight.session.locale))
                 except Exception:
                     log.exception("unhandled error delivering event %s", flight.seq)
                     if not answer.done():

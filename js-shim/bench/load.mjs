@@ -7,7 +7,8 @@
 // An operation: the scenario's request; then, when `follow` is set, every follow-up of
 // the ack's cards whose id starts with it (a card_action each, e.g. the damage of each
 // hit); then, when `undo` is set, an undo of every accepted request, newest first, so
-// the next operation finds the same table. Connection i uses token i % tokens and is
+// the next operation finds the same table. This generator holds connections offset,
+// offset + stride, offset + 2 * stride...; connection i uses token i % tokens and is
 // member floor(i / tokens) of its world; with `active` set, only that many members of
 // each world run operations, the others watch (they receive every push).
 import { io } from 'socket.io-client';
@@ -16,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 
 const options = JSON.parse(process.argv[2]);
 const {
-  url, tokens, connections, seconds, idle, script, capture = false, captureOps = 1, offset = 0, barrier = false,
+  url, tokens, connections, seconds, idle, script, capture = false, captureOps = 1, offset = 0, stride = 1, barrier = false,
 } = options;
 
 // With `barrier`, the orchestrator starts every load generator's window at once: each one
@@ -60,7 +61,7 @@ function connect(index) {
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { socket.disconnect(); reject(new Error('welcome timeout')); }, 120000);
-    socket.once('welcome', () => { clearTimeout(timer); resolve(socket); });
+    socket.once('welcome', () => { clearTimeout(timer); socket.benchIndex = index; resolve(socket); });
     socket.once('connect_error', (error) => { clearTimeout(timer); socket.disconnect(); reject(error); });
   });
 }
@@ -73,7 +74,7 @@ let connectError = null;
 const connectStarted = performance.now();
 for (let start = 0; start < connections; start += 100) {
   const batch = [];
-  for (let i = start; i < Math.min(connections, start + 100); i += 1) batch.push(connect(offset + i));
+  for (let i = start; i < Math.min(connections, start + 100); i += 1) batch.push(connect(offset + i * stride));
   for (const settled of await Promise.allSettled(batch)) {
     if (settled.status === 'fulfilled') {
       sockets.push(settled.value);
@@ -151,8 +152,8 @@ if (idle) {
   }
 } else {
   const deadline = started + seconds * 1000;
-  await Promise.all(sockets.map(async (socket, index) => {
-    const member = Math.floor((offset + index) / tokens.length);
+  await Promise.all(sockets.map(async (socket) => {
+    const member = Math.floor(socket.benchIndex / tokens.length);
     if (script.active !== undefined && member >= script.active) {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - performance.now())));
       return;
