@@ -250,7 +250,11 @@ class SQLiteStore:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        # Room in the statement cache for the group writes' statements of each row count
+        # (up to 64 of each kind: _execute_rows) beside the others.
+        self._db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, cached_statements=512
+        )
         self._lock = threading.Lock()
         self._db.execute("PRAGMA journal_mode=WAL")
         if synchronous.upper() not in ("FULL", "NORMAL", "OFF", "EXTRA"):
@@ -575,9 +579,9 @@ class SQLiteStore:
             runs: dict[str, list[Any]] = {}
             rows, follow_ups = _group_rows(items, runs, self._keys, self._key)
             heads = [(run[1], run[3], run[0]) for run in runs.values()]
-            if db.executemany(_UPDATE_HEAD, heads).rowcount != len(heads):
+            if _execute_rows(db, _update_heads_sql, heads) != len(heads):
                 raise SeqConflict("a world of the group is not at the seq before its event")
-            db.executemany(_INSERT_EVENT, rows)
+            _execute_rows(db, _insert_events_sql, rows)
             states = [
                 (run[1], _state_text(run[2]), w)
                 for w, run in runs.items()
@@ -652,6 +656,50 @@ _UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ?"
 """A world's state snapshot and the seq it is the state after."""
 _INSERT_EVENT = "INSERT INTO events (world, seq, request_id, record) VALUES (?, ?, ?, ?)"
 _NOTHING_PENDING: dict[str, tuple[str, int] | None] = {}
+_ROWS_PER_STATEMENT = 64
+"""Rows one statement of a group's write binds at most (4 parameters a row: 256)."""
+_MULTI_ROW_UPDATE = sqlite3.sqlite_version_info >= (3, 33, 0)
+"""Whether SQLite has ``UPDATE ... FROM`` (3.33): the heads moved by one statement."""
+
+
+@functools.cache
+def _insert_events_sql(count: int) -> str:
+    """:data:`_INSERT_EVENT` for ``count`` rows at once."""
+    return "INSERT INTO events (world, seq, request_id, record) VALUES " + ", ".join(
+        ["(?, ?, ?, ?)"] * count
+    )
+
+
+@functools.cache
+def _update_heads_sql(count: int) -> str:
+    """:data:`_UPDATE_HEAD` for ``count`` worlds at once (rows of new seq, key, seq
+    before): a head moves only from the seq its first event follows, as there."""
+    values = ", ".join(["(?, ?, ?)"] * count)
+    return (
+        f"UPDATE heads SET seq = v.column1 FROM (VALUES {values}) AS v"
+        " WHERE heads.key = v.column2 AND heads.seq = v.column3"
+    )
+
+
+def _execute_rows(
+    db: sqlite3.Connection, sql: Callable[[int], str], rows: list[tuple[Any, ...]]
+) -> int:
+    """Every row bound to one statement of ``sql(len(rows))`` (chunks of
+    :data:`_ROWS_PER_STATEMENT`); returns the rows changed. ``executemany`` steps and
+    resets its statement once a row, and the sqlite3 module lets go of the GIL for each:
+    with the loop thread busy, each is a hand-off between the two threads (served, ~4
+    futex calls a request against ~0.2 here: docs/performance.md, "Twelfth pass")."""
+    if sql is _update_heads_sql and not _MULTI_ROW_UPDATE:
+        return db.executemany(_UPDATE_HEAD, rows).rowcount
+    changed = 0
+    step = _ROWS_PER_STATEMENT
+    for start in range(0, len(rows), step):
+        chunk = rows[start : start + step]
+        flat = [value for row in chunk for value in row]
+        changed += db.execute(sql(len(chunk)), flat).rowcount
+    return changed
+
+
 _WRITTEN_LIMIT = 4096
 """Worlds whose last committed state text a store remembers (one text each; past the
 limit it forgets them all and writes each world's next state in full)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import bridge.store as store_module
 from bridge.store import (
     SCHEMA_VERSION,
     AsyncStore,
@@ -310,3 +311,33 @@ def test_a_group_stores_each_record_as_the_text_its_encoder_gives(tmp_path: Path
     again = store.find_request("b", "big")
     assert again is not None and again.payload == big.payload and again.undo == {"u": 1}
     store.close()
+
+
+@pytest.mark.parametrize("multi_row_update", [True, False])
+def test_a_group_past_one_statement_s_rows_is_written_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, multi_row_update: bool
+) -> None:
+    """A group's heads and events are bound many rows to a statement, in chunks: 70
+    worlds and 150 events are more than one chunk of each; a head not at the seq before
+    its event is still found in the second chunk (the group then written item by item).
+    Without ``UPDATE ... FROM`` (SQLite before 3.33) the heads move one statement a world."""
+    monkeypatch.setattr(store_module, "_MULTI_ROW_UPDATE", multi_row_update)
+    worlds = [f"w{i:02d}" for i in range(70)]
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    try:
+        for world in worlds:
+            store.create_world(
+                world, world, "o3d10", f"g-{world}", f"p-{world}", {**STATE, "id": world}, "now"
+            )
+        items = [(w, event(seq, f"{w}-{seq}"), STATE) for seq in (1, 2) for w in worlds]
+        items += [(w, event(3, f"{w}-3"), STATE) for w in worlds[:10]]
+        assert store.append_many(items) == [None] * 150
+        assert [store.load_world(w).seq for w in worlds] == [3] * 10 + [2] * 60  # type: ignore[union-attr]
+        assert [e.request_id for e in store.events_after("w05", 0)] == ["w05-1", "w05-2", "w05-3"]
+        # w69 is at 2: its event 4 does not follow; it fails alone, the others are written.
+        late = [(w, event(4 if w == "w69" else 3, f"{w}-x"), STATE) for w in worlds[10:]]
+        errors = store.append_many(late)
+        assert all(e is None for e in errors[:-1]) and isinstance(errors[-1], SeqConflict)
+        assert [store.load_world(w).seq for w in ("w10", "w68", "w69")] == [3, 3, 2]  # type: ignore[union-attr]
+    finally:
+        store.close()
