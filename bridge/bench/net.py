@@ -218,28 +218,31 @@ def _loaders(
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("the network benchmark needs Node.js (make setup installs js-shim)")
-    per = [
-        connections // processes + (1 if i < connections % processes else 0)
-        for i in range(processes)
-    ]
-    # Generator p holds connections p, p + processes, p + 2 * processes...: every world's
-    # members and every world's active member are spread evenly over the generators. In
-    # blocks (0-24 and 25-49), the first generator held all ten active members of a row
-    # with ``active: 1`` and did every request of it: 0.91 of a core in the RoF 3 and
-    # burst floors on a faster machine, where the second generator only watched.
+    # Connection i is member i // W of world i % W (W: the tokens given). It goes to
+    # generator (world + member) % processes: each world's members are spread over the
+    # generators, as a table's players are separate browsers (a generator holding a whole
+    # world reads its five copies of each push at once, for less than five clients would:
+    # the floor's generators took a third less CPU a request that way, the bridge's
+    # answers coming in groups already), and so is each world's active member of a row
+    # with ``active``. (In blocks, 0-24 and 25-49, the first generator held all ten active
+    # members of the attack rows and did all their requests: 0.91 of a core on the
+    # floor's RoF 3 and burst rows on a faster machine.)
+    worlds = max(1, len(tokens))
+    held: list[list[int]] = [[] for _ in range(processes)]
+    for index in range(connections):
+        held[(index % worlds + index // worlds) % processes].append(index)
     children = []
-    for offset, count in enumerate(per):
-        if count == 0:
+    for indices in held:
+        if not indices:
             continue
         options = {
             "url": url,
             "tokens": tokens,
-            "connections": count,
+            "connections": len(indices),
+            "indices": indices,
             "seconds": seconds,
             "idle": idle,
             "script": script,
-            "offset": offset,
-            "stride": processes,
             "capture": capture,
             "captureOps": CAPTURED_OPERATIONS if capture else 0,
             "barrier": window is not None,

@@ -7,8 +7,8 @@
 // An operation: the scenario's request; then, when `follow` is set, every follow-up of
 // the ack's cards whose id starts with it (a card_action each, e.g. the damage of each
 // hit); then, when `undo` is set, an undo of every accepted request, newest first, so
-// the next operation finds the same table. This generator holds connections offset,
-// offset + stride, offset + 2 * stride...; connection i uses token i % tokens and is
+// the next operation finds the same table. This generator holds the connections
+// `indices` lists (all of 0..connections-1 without it); connection i uses token i % tokens and is
 // member floor(i / tokens) of its world; with `active` set, only that many members of
 // each world run operations, the others watch (they receive every push).
 import { io } from 'socket.io-client';
@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 
 const options = JSON.parse(process.argv[2]);
 const {
-  url, tokens, connections, seconds, idle, script, capture = false, captureOps = 1, offset = 0, stride = 1, barrier = false,
+  url, tokens, connections, seconds, idle, script, capture = false, captureOps = 1, indices = null, barrier = false,
 } = options;
 
 // With `barrier`, the orchestrator starts every load generator's window at once: each one
@@ -74,7 +74,7 @@ let connectError = null;
 const connectStarted = performance.now();
 for (let start = 0; start < connections; start += 100) {
   const batch = [];
-  for (let i = start; i < Math.min(connections, start + 100); i += 1) batch.push(connect(offset + i * stride));
+  for (let i = start; i < Math.min(connections, start + 100); i += 1) batch.push(connect(indices ? indices[i] : i));
   for (const settled of await Promise.allSettled(batch)) {
     if (settled.status === 'fulfilled') {
       sockets.push(settled.value);
