@@ -194,6 +194,25 @@ def scenarios(quick: bool) -> list[Scenario]:
     return found
 
 
+def generator_connections(connections: int, worlds: int, processes: int) -> list[list[int]]:
+    """The connections each load generator holds, by index.
+
+    Connection i is member i // W of world i % W (W: ``worlds``, the tokens given). It
+    goes to generator (world + member) % ``processes``: each world's members are spread
+    over the generators, as a table's players are separate browsers (a generator holding
+    a whole world reads its five copies of each push at once, for less than five clients
+    would: the floor's generators took a third less CPU a request that way, the bridge's
+    answers coming in groups already), and so is each world's active member of a row with
+    ``active``. (In blocks, 0-24 and 25-49, the first generator held all ten active
+    members of the attack rows and did all their requests: 0.91 of a core on the floor's
+    RoF 3 and burst rows on a faster machine.)"""
+    worlds = max(1, worlds)
+    held: list[list[int]] = [[] for _ in range(processes)]
+    for index in range(connections):
+        held[(index % worlds + index // worlds) % processes].append(index)
+    return held
+
+
 def _loaders(
     url: str,
     tokens: list[str],
@@ -218,19 +237,7 @@ def _loaders(
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("the network benchmark needs Node.js (make setup installs js-shim)")
-    # Connection i is member i // W of world i % W (W: the tokens given). It goes to
-    # generator (world + member) % processes: each world's members are spread over the
-    # generators, as a table's players are separate browsers (a generator holding a whole
-    # world reads its five copies of each push at once, for less than five clients would:
-    # the floor's generators took a third less CPU a request that way, the bridge's
-    # answers coming in groups already), and so is each world's active member of a row
-    # with ``active``. (In blocks, 0-24 and 25-49, the first generator held all ten active
-    # members of the attack rows and did all their requests: 0.91 of a core on the
-    # floor's RoF 3 and burst rows on a faster machine.)
-    worlds = max(1, len(tokens))
-    held: list[list[int]] = [[] for _ in range(processes)]
-    for index in range(connections):
-        held[(index % worlds + index // worlds) % processes].append(index)
+    held = generator_connections(connections, len(tokens), processes)
     children = []
     for indices in held:
         if not indices:
