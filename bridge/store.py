@@ -579,7 +579,7 @@ class SQLiteStore:
             runs: dict[str, list[Any]] = {}
             rows, follow_ups = _group_rows(items, runs, self._keys, self._key)
             heads = [(run[1], run[3], run[0]) for run in runs.values()]
-            if _execute_rows(db, _update_heads_sql, heads) != len(heads):
+            if _move_heads(db, heads) != len(heads):
                 raise SeqConflict("a world of the group is not at the seq before its event")
             _execute_rows(db, _insert_events_sql, rows)
             states = [
@@ -665,9 +665,7 @@ _MULTI_ROW_UPDATE = sqlite3.sqlite_version_info >= (3, 33, 0)
 @functools.cache
 def _insert_events_sql(count: int) -> str:
     """:data:`_INSERT_EVENT` for ``count`` rows at once."""
-    return "INSERT INTO events (world, seq, request_id, record) VALUES " + ", ".join(
-        ["(?, ?, ?, ?)"] * count
-    )
+    return _INSERT_EVENT + ", (?, ?, ?, ?)" * (count - 1)
 
 
 @functools.cache
@@ -687,10 +685,9 @@ def _execute_rows(
     """Every row bound to one statement of ``sql(len(rows))`` (chunks of
     :data:`_ROWS_PER_STATEMENT`); returns the rows changed. ``executemany`` steps and
     resets its statement once a row, and the sqlite3 module lets go of the GIL for each:
-    with the loop thread busy, each is a hand-off between the two threads (served, ~4
-    futex calls a request against ~0.2 here: docs/performance.md, "Twelfth pass")."""
-    if sql is _update_heads_sql and not _MULTI_ROW_UPDATE:
-        return db.executemany(_UPDATE_HEAD, rows).rowcount
+    with the loop thread busy, each is a hand-off between the two threads (served: 4.1
+    futex calls a request with ``executemany``, 3.6 this way; docs/performance.md,
+    "Twelfth pass")."""
     changed = 0
     step = _ROWS_PER_STATEMENT
     for start in range(0, len(rows), step):
@@ -698,6 +695,14 @@ def _execute_rows(
         flat = [value for row in chunk for value in row]
         changed += db.execute(sql(len(chunk)), flat).rowcount
     return changed
+
+
+def _move_heads(db: sqlite3.Connection, heads: list[tuple[Any, ...]]) -> int:
+    """The group's heads moved (rows of new seq, key, seq before); returns how many
+    moved. One statement for many worlds where SQLite has ``UPDATE ... FROM``."""
+    if _MULTI_ROW_UPDATE:
+        return _execute_rows(db, _update_heads_sql, heads)
+    return db.executemany(_UPDATE_HEAD, heads).rowcount
 
 
 _WRITTEN_LIMIT = 4096
