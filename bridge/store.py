@@ -7,10 +7,14 @@ produced are written in one transaction before the request is acknowledged;
 second event. All calls are synchronous; :class:`AsyncStore` runs them on one
 dedicated thread so the event loop never waits on the disk.
 
-Layout (schema 4): a world's head (``heads``) carries the world's small integer key, which
-the event log is keyed by: ``events (world, seq, request_id, record)`` with the unique
-``(world, request_id)`` (idempotency), ``record`` the rest of the event as one JSON array
-(:data:`RECORD_FIELDS`). Docs: docs/performance-store.md, "Tenth pass".
+Layout (schema 5): a world's head (``heads``) carries the world's small integer key, which
+the event log is keyed by: ``events (world, seq, request_id, record)``, ``record`` the rest
+of the event as one JSON array (:data:`RECORD_FIELDS`), with one index, ``(world, seq,
+request_id)``: a world's events in order, and its request ids read from the index alone.
+A request id is checked unique in its world by the writer (:meth:`SQLiteStore._fresh`),
+not by an index of its own: request ids are random, and such an index wrote a page of
+its own for nearly every event (docs/performance.md, "Thirteenth pass"). Docs:
+docs/performance-store.md, "Tenth pass".
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from bridge.serialize import dumps
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 RECORD_FIELDS = (
     "event",
     "user",
@@ -120,6 +124,24 @@ def _record_of_columns(
     )
 
 
+_SCHEMA_5 = """
+    CREATE TABLE events5 (
+        world INTEGER NOT NULL REFERENCES heads(key),
+        seq INTEGER NOT NULL,
+        request_id TEXT NOT NULL,
+        record TEXT NOT NULL
+    );
+    INSERT INTO events5 (world, seq, request_id, record)
+        SELECT world, seq, request_id, record FROM events ORDER BY rowid;
+    DROP TABLE events;
+    ALTER TABLE events5 RENAME TO events;
+    CREATE UNIQUE INDEX events_log ON events (world, seq, request_id)
+"""
+"""Schema 4 to 5: the event log rebuilt without its two automatic indexes (``(world,
+seq)`` and ``(world, request_id)``), with the one index ``(world, seq, request_id)``: every
+event copied in the order it was written."""
+
+
 _MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """
     CREATE TABLE worlds (
@@ -174,6 +196,10 @@ _MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     # id text, the event's other columns one JSON record: an event is two index entries of a
     # few bytes each and a row of four values (see :func:`_migrate_to_4`).
     _migrate_to_4,
+    # 5: one index on the event log, (world, seq, request_id), instead of two: a request id
+    # is checked unique by the writer (``SQLiteStore._fresh``), since an index of random
+    # request ids wrote a page of its own for nearly every event.
+    _SCHEMA_5,
 )
 
 
@@ -274,6 +300,13 @@ class SQLiteStore:
         # Each world's integer key (``heads.key``, never changed once made), as the writer
         # found it: its events' rows and its head's update are keyed by it.
         self._keys: dict[str, int] = {}
+        # ``hash()`` of every request id in a world's log (by its key), for the worlds the
+        # writer wrote to: read from the index on the world's first write here, then kept
+        # up to date by each commit. A new request's id is not in it, and is written
+        # without a read; one that is (a duplicate, or a collision) is looked up.
+        self._ids: dict[int, set[int]] = {}
+        self._ids_at: dict[int, int] = {}
+        """The seq of each world's last event whose id :attr:`_ids` holds."""
 
     def _migrate(self) -> None:
         with self._lock:
@@ -426,12 +459,25 @@ class SQLiteStore:
 
     def request_ids(self, world_id: str) -> list[str]:
         """Every request id the world's log holds (the bridge's in-memory idempotency
-        filter is filled from it when a world is loaded)."""
+        filter is filled from it when a world is loaded); the writer's own check of the
+        world's ids (:meth:`_fresh`) is filled from the same read."""
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT request_id FROM events WHERE world = {_WORLD_KEY}", (world_id,)
-            ).fetchall()
-        return [r[0] for r in rows]
+            head = self._db.execute(
+                "SELECT key, seq FROM heads WHERE world_id = ?", (world_id,)
+            ).fetchone()
+            if head is None:
+                return []
+            key, seq = head
+            ids = [
+                r[0]
+                for r in self._db.execute("SELECT request_id FROM events WHERE world = ?", (key,))
+            ]
+            if len(self._ids) > _WRITTEN_LIMIT:
+                self._ids.clear()
+                self._ids_at.clear()
+            self._ids[key] = {hash(i) for i in ids}
+            self._ids_at[key] = seq
+        return ids
 
     def event_at(self, world_id: str, seq: int) -> EventRow | None:
         with self._lock:
@@ -500,18 +546,20 @@ class SQLiteStore:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 return [StoreError(str(exc)) for _ in items]
+            new_ids = _NewIds()  # the request ids written in the transaction so far
             try:
-                runs = self._write_group(items)
+                runs = self._write_group(items, new_ids)
                 if runs is not None:
                     results = [None] * len(items)
                 else:
                     # The group's transaction was rolled back whole: a new one, item by item.
+                    new_ids.clear()
                     self._db.execute("BEGIN IMMEDIATE")
                     before: dict[str, tuple[str, int] | None] = {}
                     for world_id, event, state in items:
                         self._db.execute("SAVEPOINT item")
                         try:
-                            self._write(world_id, event, state, before)
+                            self._write(world_id, event, state, before, new_ids)
                         except (StoreError, sqlite3.Error, ValueError) as exc:
                             self._db.execute("ROLLBACK TO item")
                             self._db.execute("RELEASE item")
@@ -528,6 +576,7 @@ class SQLiteStore:
                 if isinstance(exc, sqlite3.Error | ValueError):
                     return [StoreError(str(exc)) for _ in items]
                 raise
+            self._committed(new_ids)
             if len(written) > _WRITTEN_LIMIT:
                 written.clear()
             if runs is not None:  # every item written: each world's last state, once
@@ -562,7 +611,9 @@ class SQLiteStore:
         return before is not None and before[1] == seq and before[0] == state
 
     def _write_group(
-        self, items: list[tuple[str, NewEvent, dict[str, Any] | str]]
+        self,
+        items: list[tuple[str, NewEvent, dict[str, Any] | str]],
+        new_ids: _NewIds,
     ) -> dict[str, list[Any]] | None:
         """Write every item in the transaction just begun (nothing else is in it): each
         world's head moved once (from the seq before its first event in the group to its
@@ -571,13 +622,18 @@ class SQLiteStore:
         (world -> [seq before its first event here, its last event's seq, its state]);
         None if any item would fail, the transaction then rolled back whole (nothing written), so the caller
         writes them one by one to tell which. (No savepoint of its own: it cost two more
-        statements a group.)"""
+        statements a group.) ``new_ids`` gets each event's request id."""
         db = self._db
         try:
             # world -> [seq before its first event here, its last event's seq, its state,
             # its key]
             runs: dict[str, list[Any]] = {}
             rows, follow_ups = _group_rows(items, runs, self._keys, self._key)
+            fresh = self._fresh
+            for row in rows:
+                if not fresh(row[0], row[1], row[2], new_ids):
+                    raise StoreError(f"request {row[2]} is already in the log")
+                new_ids.add(row[0], row[1], row[2])
             heads = [(run[1], run[3], run[0]) for run in runs.values()]
             if _move_heads(db, heads) != len(heads):
                 raise SeqConflict("a world of the group is not at the seq before its event")
@@ -605,19 +661,61 @@ class SQLiteStore:
         event: NewEvent,
         state: dict[str, Any] | str,
         before: dict[str, tuple[str, int] | None],
+        new_ids: _NewIds,
     ) -> None:
         """One item in its savepoint; ``before`` is what each world's row holds so far in
-        this transaction (updated here once the item is written)."""
+        this transaction, ``new_ids`` the request ids written in it (both updated here once
+        the item is written)."""
         key = self._keys.get(world_id)
         if key is None:
             key = self._key(world_id)
         if self._db.execute(_UPDATE_HEAD, (event.seq, key, event.seq - 1)).rowcount != 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
+        if not self._fresh(key, event.seq, event.request_id, new_ids):
+            raise StoreError(f"request {event.request_id} is already in the log")
         self._db.execute(_INSERT_EVENT, _event_values(key, event))
         if not self._state_unchanged(world_id, event.seq - 1, state, before):
             self._db.execute(_UPDATE_STATE, (event.seq, _state_text(state), world_id))
         self._follow_ups(world_id, event)
         before[world_id] = (state, event.seq) if isinstance(state, str) else None
+        new_ids.add(key, event.seq, event.request_id)
+
+    def _fresh(self, key: int, seq: int, request_id: str, txn: _NewIds) -> bool:
+        """Whether the request id of the event at ``seq`` of the world keyed ``key`` is
+        neither in the world's log nor written earlier in this transaction (``txn``).
+
+        The log is read only when the id's hash is among the world's (:attr:`_ids`: a
+        duplicate, or a collision). The world's hashes are read from the index on its first
+        write here, and again whenever this store did not leave the world at ``seq - 1``
+        (:attr:`_ids_at`, moved only by a commit: another writer moved the world, or a
+        transaction failed), unless this transaction did (an earlier event of the world
+        here, checked the same way)."""
+        if (key, request_id) in txn.ids:
+            return False
+        ids = self._ids.get(key)
+        if ids is None or (txn.at.get(key) != seq - 1 and self._ids_at.get(key) != seq - 1):
+            if len(self._ids) > _WRITTEN_LIMIT:
+                self._ids.clear()
+                self._ids_at.clear()
+            rows = self._db.execute("SELECT request_id FROM events WHERE world = ?", (key,))
+            ids = self._ids[key] = {hash(r[0]) for r in rows}
+            self._ids_at.pop(key, None)  # as of this transaction: kept once it commits
+        if hash(request_id) not in ids:
+            return True
+        found = self._db.execute(
+            "SELECT 1 FROM events WHERE world = ? AND request_id = ?", (key, request_id)
+        ).fetchone()
+        return found is None
+
+    def _committed(self, txn: _NewIds) -> None:
+        """The request ids of a transaction on disk: known to the writer's check."""
+        for key, request_id in txn.ids:
+            ids = self._ids.get(key)
+            if ids is not None:
+                ids.add(hash(request_id))
+        for key, seq in txn.at.items():
+            if key in self._ids:
+                self._ids_at[key] = seq
 
     def _key(self, world_id: str) -> int:
         """The world's key (``heads.key``) read from the store (in the writer's transaction)
@@ -645,11 +743,33 @@ class SQLiteStore:
             )
 
 
+class _NewIds:
+    """The request ids a transaction writes: (world key, request id) of each event, and
+    each world's last seq in it (:meth:`SQLiteStore._fresh`)."""
+
+    __slots__ = ("at", "ids")
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[int, str], None] = {}
+        self.at: dict[int, int] = {}
+
+    def add(self, key: int, seq: int, request_id: str) -> None:
+        self.ids[key, request_id] = None
+        self.at[key] = seq
+
+    def clear(self) -> None:
+        self.ids.clear()
+        self.at.clear()
+
+
 _WORLD_KEY = "(SELECT key FROM heads WHERE world_id = ?)"
 """A world's key, from its id, in a read's WHERE clause."""
 _FIND_REQUEST = (
     f"SELECT seq, request_id, record FROM events WHERE world = {_WORLD_KEY} AND request_id = ?"
+    " ORDER BY seq DESC LIMIT 1"
 )
+"""The event of a request id: the world's index read from its newest event back (a retry
+is of a request made moments ago; schema 5 has no index of request ids)."""
 _UPDATE_HEAD = "UPDATE heads SET seq = ? WHERE key = ? AND seq = ?"
 """A world's head moved on, only from the seq its event follows (else no row: SeqConflict)."""
 _UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ?"

@@ -121,8 +121,15 @@ def test_sqlite_schema(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.sqlite3")
     store.close()
     db = sqlite3.connect(tmp_path / "s.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    # The event log's one index: a world's events in order, with their request ids.
+    indexes = db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'events' AND type = 'index'"
+    ).fetchall()
+    assert [(name, sql.strip()) for name, sql in indexes] == [
+        ("events_log", "CREATE UNIQUE INDEX events_log ON events (world, seq, request_id)")
+    ]
     db.execute("PRAGMA user_version = 99")
     db.commit()
     db.close()
@@ -341,3 +348,58 @@ def test_a_group_past_one_statement_s_rows_is_written_whole(
         assert [store.load_world(w).seq for w in ("w10", "w68", "w69")] == [3, 3, 2]  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_a_request_id_in_the_log_is_refused_whoever_wrote_it(tmp_path: Path) -> None:
+    """Schema 5 has no index of request ids: the writer checks each new id against the
+    hashes of its world's ids, read once from the log and kept up to date. Another store
+    on the same file (another process) writing meanwhile, a transaction rolled back, a
+    store opened afresh: a request id already in the log is refused all the same, and
+    one that is not is written."""
+    path = tmp_path / "s.sqlite3"
+    first = SQLiteStore(path)
+    first.create_world("w", "w", "o3d10", "g", "p", STATE, "now")
+    first.append("w", event(1, "a"), STATE)
+    second = SQLiteStore(path)
+    second.append("w", event(2, "b"), STATE)  # the first store did not see it written
+    with pytest.raises(SeqConflict):
+        first.append("w", event(2, "c"), STATE)
+    with pytest.raises(StoreError, match="already in the log"):
+        first.append("w", event(3, "b"), STATE)  # read again: the world moved elsewhere
+    # A group whose second item repeats its first's id: the first written alone.
+    errors = first.append_many([("w", event(3, "c"), STATE), ("w", event(4, "c"), STATE)])
+    assert errors[0] is None and isinstance(errors[1], SeqConflict | StoreError)
+    assert first.append_many([("w", event(4, "d"), STATE)]) == [None]
+    # An id whose transaction failed was never written: it is taken when it comes again.
+    failed = first.append_many([("w", event(5, "e"), STATE), ("w", event(9, "f"), STATE)])
+    assert failed[0] is None and isinstance(failed[1], SeqConflict)
+    assert first.append_many([("w", event(6, "f"), STATE)]) == [None]
+    with pytest.raises(StoreError, match="already in the log"):
+        second.append("w", event(7, "a"), STATE)
+    first.close()
+    second.close()
+    again = SQLiteStore(path)
+    for request in "abcdef":
+        with pytest.raises(StoreError, match="already in the log"):
+            again.append("w", event(7, request), STATE)
+    assert [e.request_id for e in again.events_after("w", 0)] == list("abcdef")
+    assert sorted(again.request_ids("w")) == list("abcdef")
+    again.append("w", event(7, "g"), STATE)
+    again.close()
+
+
+def test_a_hash_shared_by_two_request_ids_reads_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two request ids with one ``hash()`` (a collision, made here by hand): the second is
+    looked up in the log and written, since it is not there."""
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    store.create_world("w", "w", "o3d10", "g", "p", STATE, "now")
+    store.append("w", event(1, "a"), STATE)
+    key = store._keys["w"]
+    store._ids[key].add(hash("b"))  # as if "a" and "b" hashed alike
+    store.append("w", event(2, "b"), STATE)
+    with pytest.raises(StoreError, match="already in the log"):
+        store.append("w", event(3, "b"), STATE)
+    assert [e.request_id for e in store.events_after("w", 0)] == ["a", "b"]
+    store.close()

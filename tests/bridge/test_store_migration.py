@@ -190,7 +190,7 @@ def test_a_schema_3_database_upgrades_in_place_and_reads_the_same(old_copy_3: Pa
     again.close()
 
     db = sqlite3.connect(old_copy_3)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert [r[1] for r in db.execute("PRAGMA table_info(events)")] == [
         "world",
         "seq",
@@ -233,3 +233,78 @@ def test_an_upgrade_that_would_leave_an_event_behind_changes_nothing(old_copy_3:
     assert tables == {"worlds", "heads", "events", "used_follow_ups"}
     db.close()
     assert rows_as_read(old_copy_3) == before
+
+
+SCHEMA_4 = Path(__file__).parent / "fixtures" / "store_schema4.sqlite3"
+"""Made by the store of commit 4caa98e (schema 4: ``events (world, seq, request_id,
+record)`` with the two automatic indexes ``(world, seq)`` and ``(world, request_id)``): the
+worlds and events of the schema 3 fixture, then one more event of ``otra``. Made by
+``fixtures/make_store_schema4.py`` run in a checkout of that commit."""
+
+
+@pytest.fixture
+def old_copy_4(tmp_path: Path) -> Path:
+    path = tmp_path / "bridge.sqlite3"
+    shutil.copyfile(SCHEMA_4, path)
+    return path
+
+
+def test_the_fixture_is_a_schema_4_database(old_copy_4: Path) -> None:
+    db = sqlite3.connect(old_copy_4)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 4
+    indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"sqlite_autoindex_events_1", "sqlite_autoindex_events_2"} <= indexes
+    db.close()
+
+
+def test_a_schema_4_database_upgrades_in_place_and_reads_the_same(old_copy_4: Path) -> None:
+    raw = sqlite3.connect(old_copy_4)
+    before = {  # the rows as schema 4 reads them (its columns are schema 5's)
+        world: [
+            SQLiteStore._event(world, *r)
+            for r in raw.execute(
+                "SELECT e.seq, e.request_id, e.record FROM events AS e JOIN heads ON key = world"
+                " WHERE world_id = ? ORDER BY e.seq",
+                (world,),
+            )
+        ]
+        for world in ("mesa", "otra")
+    }
+    order = raw.execute("SELECT world, seq FROM events ORDER BY rowid").fetchall()
+    raw.close()
+    assert {w: [e.request_id for e in rows] for w, rows in before.items()} == {
+        "mesa": ["r-1", "r-2", "r-3", "r-4"],
+        "otra": ["o-1", "o-2"],
+    }
+
+    store = SQLiteStore(old_copy_4)
+    assert Path(f"{old_copy_4}-wal").stat().st_size == 0  # the upgrade copied back, WAL cut
+    for world_id, rows in before.items():
+        assert store.events_after(world_id, 0) == rows
+        assert sorted(store.request_ids(world_id)) == sorted(e.request_id for e in rows)
+        for row in rows:
+            assert store.event_at(world_id, row.seq) == row
+            assert store.find_request(world_id, row.request_id) == row
+            assert store.find_request_now(world_id, row.request_id) == row
+    assert store.find_request("otra", "r-1") is None  # another world's request id
+    assert store.used_follow_ups("mesa", ["1.0", "2.0"]) == {("1.0", "soak")}
+    with pytest.raises(StoreError, match="already in the log"):
+        store.append("otra", event(3, "o-1"), "{}")
+    store.append("otra", event(3, "r-1"), "{}")  # another world's id: free here
+    store.close()
+
+    db = sqlite3.connect(old_copy_4)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert db.execute("SELECT world, seq FROM events ORDER BY rowid").fetchall()[:6] == order
+    indexes = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'"
+    ).fetchall()
+    assert indexes == [("events_log",)]
+    assert [(r[2], r[3], r[4]) for r in db.execute("PRAGMA foreign_key_list(events)")] == [
+        ("heads", "world", "key")
+    ]
+    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"worlds", "heads", "events", "used_follow_ups"}
+    db.close()
