@@ -7,10 +7,12 @@ produced are written in one transaction before the request is acknowledged;
 second event. All calls are synchronous; :class:`AsyncStore` runs them on one
 dedicated thread so the event loop never waits on the disk.
 
-Layout (schema 5): a world's head (``heads``) carries the world's small integer key, which
+Layout (schema 6): a world's head (``heads``) carries the world's small integer key, which
 the event log is keyed by: ``events (world, seq, request_id, record)``, ``record`` the rest
 of the event as one JSON array (:data:`RECORD_FIELDS`), with one index, ``(world, seq,
 request_id)``: a world's events in order, and its request ids read from the index alone.
+Each event moves its world's head itself, only from the seq it follows (the trigger
+``events_head``), so a group of rolls is one ``INSERT``.
 A request id is checked unique in its world by the writer (:meth:`SQLiteStore._fresh`),
 not by an index of its own: request ids are random, and such an index wrote a page of
 its own for nearly every event (docs/performance.md, "Thirteenth pass"). Docs:
@@ -44,7 +46,7 @@ from bridge.serialize import dumps
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 RECORD_FIELDS = (
     "event",
     "user",
@@ -142,6 +144,21 @@ seq)`` and ``(world, request_id)``), with the one index ``(world, seq, request_i
 event copied in the order it was written."""
 
 
+_HEAD_TRIGGER = """
+    CREATE TRIGGER events_head AFTER INSERT ON events
+    BEGIN
+        UPDATE heads SET seq = NEW.seq WHERE key = NEW.world AND seq = NEW.seq - 1;
+        SELECT RAISE(ABORT, 'seq conflict') WHERE changes() = 0;
+    END
+"""
+"""Schema 6: an event moves its world's head, only from the seq it follows; any other
+event aborts its statement ("seq conflict"). A group's write is then one ``INSERT``."""
+
+
+def _add_head_trigger(db: sqlite3.Connection) -> None:
+    db.execute(_HEAD_TRIGGER)  # (one statement: the string migrations split on ';')
+
+
 _MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """
     CREATE TABLE worlds (
@@ -200,6 +217,11 @@ _MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     # is checked unique by the writer (``SQLiteStore._fresh``), since an index of random
     # request ids wrote a page of its own for nearly every event.
     _SCHEMA_5,
+    # 6: an event moves its world's head itself (a trigger), so a group of events whose
+    # worlds' states stay as they were is written by one INSERT in its own transaction:
+    # one statement, one release of the GIL by the writer thread for the write and the
+    # sync together (docs/performance.md, "Thirteenth pass").
+    _add_head_trigger,
 )
 
 
@@ -542,15 +564,16 @@ class SQLiteStore:
         results: list[StoreError | None] = []
         with self._lock:
             written = self._written
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                return [StoreError(str(exc)) for _ in items]
             new_ids = _NewIds()  # the request ids written in the transaction so far
             try:
-                runs = self._write_group(items, new_ids)
+                try:
+                    runs, committed = self._write_group(items, new_ids)
+                except _Locked as exc:
+                    return [StoreError(str(exc)) for _ in items]
                 if runs is not None:
                     results = [None] * len(items)
+                    if not committed:
+                        self._db.execute("COMMIT")
                 else:
                     # The group's transaction was rolled back whole: a new one, item by item.
                     new_ids.clear()
@@ -569,7 +592,7 @@ class SQLiteStore:
                             continue
                         self._db.execute("RELEASE item")
                         results.append(None)
-                self._db.execute("COMMIT")
+                    self._db.execute("COMMIT")
             except BaseException as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
@@ -614,15 +637,17 @@ class SQLiteStore:
         self,
         items: list[tuple[str, NewEvent, dict[str, Any] | str]],
         new_ids: _NewIds,
-    ) -> dict[str, list[Any]] | None:
-        """Write every item in the transaction just begun (nothing else is in it): each
-        world's head moved once (from the seq before its first event in the group to its
-        last), the events with one statement, each world's state once (its last event's,
-        and only if it is not the text the row already holds). Returns each world's run
-        (world -> [seq before its first event here, its last event's seq, its state]);
-        None if any item would fail, the transaction then rolled back whole (nothing written), so the caller
-        writes them one by one to tell which. (No savepoint of its own: it cost two more
-        statements a group.) ``new_ids`` gets each event's request id."""
+    ) -> tuple[dict[str, list[Any]] | None, bool]:
+        """Write every item: the events with one statement (each moves its world's head:
+        the ``events_head`` trigger), each world's state once (its last event's, and only
+        if it is not the text the row already holds). A group that changes no state and
+        marks no follow-up, of at most :data:`_ROWS_PER_STATEMENT` events (a roll's), is
+        one ``INSERT`` in its own transaction, written and synced when it returns;
+        another is written in a transaction begun here, which the caller commits.
+        Returns each world's run (world -> [seq before its first event here, its last
+        event's seq, its state]) and whether it is committed; (None, False) if any item
+        would fail, nothing written, so the caller writes them one by one to tell which.
+        ``new_ids`` gets each event's request id."""
         db = self._db
         try:
             # world -> [seq before its first event here, its last event's seq, its state,
@@ -634,26 +659,29 @@ class SQLiteStore:
                 if not fresh(row[0], row[1], row[2], new_ids):
                     raise StoreError(f"request {row[2]} is already in the log")
                 new_ids.add(row[0], row[1], row[2])
-            heads = [(run[1], run[3], run[0]) for run in runs.values()]
-            if _move_heads(db, heads) != len(heads):
-                raise SeqConflict("a world of the group is not at the seq before its event")
-            _execute_rows(db, _insert_events_sql, rows)
             states = [
                 (run[1], _state_text(run[2]), w)
                 for w, run in runs.items()
                 if not self._state_unchanged(w, run[0], run[2], _NOTHING_PENDING)
             ]
+            if not states and not follow_ups and len(rows) <= _ROWS_PER_STATEMENT:
+                _execute_rows(db, _insert_events_sql, rows)  # its own transaction
+                return runs, True
+            db.execute("BEGIN IMMEDIATE")
+            _execute_rows(db, _insert_events_sql, rows)
             if states:
                 db.executemany(_UPDATE_STATE, states)
             if follow_ups:
                 for world_id, event, _ in items:
                     if event.used_follow_ups or event.released_follow_ups:
                         self._follow_ups(world_id, event)
-        except (StoreError, sqlite3.Error, ValueError):
+        except (StoreError, sqlite3.Error, ValueError) as exc:
             if db.in_transaction:  # (SQLite may have rolled it back itself)
                 db.execute("ROLLBACK")
-            return None
-        return runs
+            if _busy(exc):  # another connection holds the write lock: so would it for each
+                raise _Locked(str(exc)) from exc
+            return None, False
+        return runs, False
 
     def _write(
         self,
@@ -669,7 +697,8 @@ class SQLiteStore:
         key = self._keys.get(world_id)
         if key is None:
             key = self._key(world_id)
-        if self._db.execute(_UPDATE_HEAD, (event.seq, key, event.seq - 1)).rowcount != 1:
+        head = self._db.execute(_HEAD_SEQ, (key,)).fetchone()
+        if head is None or head[0] != event.seq - 1:
             raise SeqConflict(f"world {world_id} is not at seq {event.seq - 1}")
         if not self._fresh(key, event.seq, event.request_id, new_ids):
             raise StoreError(f"request {event.request_id} is already in the log")
@@ -743,6 +772,16 @@ class SQLiteStore:
             )
 
 
+class _Locked(Exception):
+    """The database's write lock stayed held by another connection past the busy timeout."""
+
+
+def _busy(exc: Exception) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock (``SQLITE_BUSY``)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
 class _NewIds:
     """The request ids a transaction writes: (world key, request id) of each event, and
     each world's last seq in it (:meth:`SQLiteStore._fresh`)."""
@@ -770,33 +809,20 @@ _FIND_REQUEST = (
 )
 """The event of a request id: the world's index read from its newest event back (a retry
 is of a request made moments ago; schema 5 has no index of request ids)."""
-_UPDATE_HEAD = "UPDATE heads SET seq = ? WHERE key = ? AND seq = ?"
-"""A world's head moved on, only from the seq its event follows (else no row: SeqConflict)."""
+_HEAD_SEQ = "SELECT seq FROM heads WHERE key = ?"
+"""A world's head (its events move it: :data:`_HEAD_TRIGGER`)."""
 _UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ?"
 """A world's state snapshot and the seq it is the state after."""
 _INSERT_EVENT = "INSERT INTO events (world, seq, request_id, record) VALUES (?, ?, ?, ?)"
 _NOTHING_PENDING: dict[str, tuple[str, int] | None] = {}
 _ROWS_PER_STATEMENT = 64
 """Rows one statement of a group's write binds at most (4 parameters a row: 256)."""
-_MULTI_ROW_UPDATE = sqlite3.sqlite_version_info >= (3, 33, 0)
-"""Whether SQLite has ``UPDATE ... FROM`` (3.33): the heads moved by one statement."""
 
 
 @functools.cache
 def _insert_events_sql(count: int) -> str:
     """:data:`_INSERT_EVENT` for ``count`` rows at once."""
     return _INSERT_EVENT + ", (?, ?, ?, ?)" * (count - 1)
-
-
-@functools.cache
-def _update_heads_sql(count: int) -> str:
-    """:data:`_UPDATE_HEAD` for ``count`` worlds at once (rows of new seq, key, seq
-    before): a head moves only from the seq its first event follows, as there."""
-    values = ", ".join(["(?, ?, ?)"] * count)
-    return (
-        f"UPDATE heads SET seq = v.column1 FROM (VALUES {values}) AS v"
-        " WHERE heads.key = v.column2 AND heads.seq = v.column3"
-    )
 
 
 def _execute_rows(
@@ -815,14 +841,6 @@ def _execute_rows(
         flat = [value for row in chunk for value in row]
         changed += db.execute(sql(len(chunk)), flat).rowcount
     return changed
-
-
-def _move_heads(db: sqlite3.Connection, heads: list[tuple[Any, ...]]) -> int:
-    """The group's heads moved (rows of new seq, key, seq before); returns how many
-    moved. One statement for many worlds where SQLite has ``UPDATE ... FROM``."""
-    if _MULTI_ROW_UPDATE:
-        return _execute_rows(db, _update_heads_sql, heads)
-    return db.executemany(_UPDATE_HEAD, heads).rowcount
 
 
 _WRITTEN_LIMIT = 4096

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import bridge.store as store_module
 from bridge.store import (
     SCHEMA_VERSION,
     AsyncStore,
@@ -121,7 +120,7 @@ def test_sqlite_schema(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.sqlite3")
     store.close()
     db = sqlite3.connect(tmp_path / "s.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # The event log's one index: a world's events in order, with their request ids.
     indexes = db.execute(
@@ -320,15 +319,11 @@ def test_a_group_stores_each_record_as_the_text_its_encoder_gives(tmp_path: Path
     store.close()
 
 
-@pytest.mark.parametrize("multi_row_update", [True, False])
-def test_a_group_past_one_statement_s_rows_is_written_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, multi_row_update: bool
-) -> None:
-    """A group's heads and events are bound many rows to a statement, in chunks: 70
-    worlds and 150 events are more than one chunk of each; a head not at the seq before
-    its event is still found in the second chunk (the group then written item by item).
-    Without ``UPDATE ... FROM`` (SQLite before 3.33) the heads move one statement a world."""
-    monkeypatch.setattr(store_module, "_MULTI_ROW_UPDATE", multi_row_update)
+def test_a_group_past_one_statement_s_rows_is_written_whole(tmp_path: Path) -> None:
+    """A group's events are bound many rows to a statement, in chunks: 150 events are
+    more than one chunk (one transaction for all of them); a world not at the seq before
+    its event is still found in the second chunk (its event's trigger aborts it; the group
+    is then written item by item)."""
     worlds = [f"w{i:02d}" for i in range(70)]
     store = SQLiteStore(tmp_path / "s.sqlite3")
     try:
@@ -402,4 +397,76 @@ def test_a_hash_shared_by_two_request_ids_reads_the_log(
     with pytest.raises(StoreError, match="already in the log"):
         store.append("w", event(3, "b"), STATE)
     assert [e.request_id for e in store.events_after("w", 0)] == ["a", "b"]
+    store.close()
+
+
+def test_a_group_is_one_statement_unless_it_changes_a_state_or_a_follow_up(
+    tmp_path: Path,
+) -> None:
+    """Schema 6: each event moves its world's head (a trigger), so a group that leaves
+    every state as it was and marks no follow-up is one INSERT in its own transaction;
+    one that changes a state, or marks a follow-up, is written in a transaction with its
+    other statements. Either way, an event that does not follow its world's head aborts
+    the write, and the group is written item by item: the others land."""
+    path = tmp_path / "s.sqlite3"
+    store = SQLiteStore(path)
+    statements: list[str] = []
+    store._db.set_trace_callback(statements.append)
+    for world in ("a", "b"):
+        store.create_world(world, world, "o3d10", f"g{world}", f"p{world}", STATE, "now")
+    one = '{"n":1}'
+    first = store.append_many([("a", event(1, "a1"), one), ("b", event(1, "b1"), one)])
+    assert first == [None, None]
+    statements.clear()
+    same = store.append_many([("a", event(2, "a2"), one), ("b", event(2, "b2"), one)])
+    assert same == [None, None]
+    # (the trace names the INSERT again for each run of its trigger)
+    assert {s.split()[0] for s in statements} == {"INSERT"}  # the states as they were
+    statements.clear()
+    marked = replace(event(3, "a3"), used_follow_ups=(("1.0", "soak"),))
+    changed = store.append_many([("a", marked, one), ("b", event(3, "b3"), '{"n":2}')])
+    assert changed == [None, None]
+    assert statements[0] == "BEGIN IMMEDIATE" and statements[-1] == "COMMIT"
+    statements.clear()
+    errors = store.append_many([("a", event(4, "a4"), one), ("b", event(9, "b9"), one)])
+    assert errors[0] is None and isinstance(errors[1], SeqConflict)
+    assert "ROLLBACK" in statements  # the group aborted whole, then written one by one
+    store.close()
+    raw = sqlite3.connect(path)
+    assert dict(raw.execute("SELECT world_id, seq FROM heads").fetchall()) == {"a": 4, "b": 3}
+    assert raw.execute("SELECT count(*) FROM events").fetchone() == (7,)
+    with pytest.raises(sqlite3.IntegrityError, match="seq conflict"):
+        raw.execute("INSERT INTO events VALUES (1, 9, 'x', '[]')")  # not after a's head
+    raw.close()
+
+
+def test_a_write_lock_held_elsewhere_fails_the_group_after_one_wait(tmp_path: Path) -> None:
+    """Another connection holding the write lock past the busy timeout fails every item of
+    the group at once, for a group of rolls (one INSERT) and for one that changes a state
+    (its own transaction) alike: the items are not tried again one by one, each waiting
+    out the timeout in turn. Nothing is written; once the lock is gone the group goes in."""
+    path = tmp_path / "s.sqlite3"
+    store = SQLiteStore(path)
+    store.create_world("w", "w", "o3d10", "g", "p", STATE, "now")
+    store.append("w", event(1), '{"n":1}')
+    store._db.execute("PRAGMA busy_timeout=50")
+    statements: list[str] = []
+    store._db.set_trace_callback(statements.append)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        for state in ('{"n":1}', '{"n":2}'):  # the state as it was, then a new one
+            statements.clear()
+            errors = store.append_many([("w", event(2), state), ("w", event(3), state)])
+            assert all(isinstance(e, StoreError) for e in errors), errors
+            tried = [s.split()[0] for s in statements]
+            assert tried == (["INSERT"] if state == '{"n":1}' else ["BEGIN"]), tried
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.load_world("w").seq == 1  # type: ignore[union-attr]
+    assert store.append_many([("w", event(2), '{"n":2}'), ("w", event(3), '{"n":2}')]) == [
+        None,
+        None,
+    ]
     store.close()

@@ -190,7 +190,7 @@ def test_a_schema_3_database_upgrades_in_place_and_reads_the_same(old_copy_3: Pa
     again.close()
 
     db = sqlite3.connect(old_copy_3)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert [r[1] for r in db.execute("PRAGMA table_info(events)")] == [
         "world",
         "seq",
@@ -294,7 +294,7 @@ def test_a_schema_4_database_upgrades_in_place_and_reads_the_same(old_copy_4: Pa
     store.close()
 
     db = sqlite3.connect(old_copy_4)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert db.execute("SELECT world, seq FROM events ORDER BY rowid").fetchall()[:6] == order
     indexes = db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'"
