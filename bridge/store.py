@@ -490,14 +490,7 @@ class SQLiteStore:
             if head is None:
                 return []
             key, seq = head
-            ids = [
-                r[0]
-                for r in self._db.execute("SELECT request_id FROM events WHERE world = ?", (key,))
-            ]
-            if len(self._ids) > _WRITTEN_LIMIT:
-                self._ids.clear()
-                self._ids_at.clear()
-            self._ids[key] = {hash(i) for i in ids}
+            ids = self._read_ids(key)
             self._ids_at[key] = seq
         return ids
 
@@ -723,18 +716,25 @@ class SQLiteStore:
             return False
         ids = self._ids.get(key)
         if ids is None or (txn.at.get(key) != seq - 1 and self._ids_at.get(key) != seq - 1):
-            if len(self._ids) > _WRITTEN_LIMIT:
-                self._ids.clear()
-                self._ids_at.clear()
-            rows = self._db.execute("SELECT request_id FROM events WHERE world = ?", (key,))
-            ids = self._ids[key] = {hash(r[0]) for r in rows}
-            self._ids_at.pop(key, None)  # as of this transaction: kept once it commits
+            self._read_ids(key)
+            ids = self._ids[key]  # as of this transaction: its seq kept once it commits
         if hash(request_id) not in ids:
             return True
         found = self._db.execute(
             "SELECT 1 FROM events WHERE world = ? AND request_id = ?", (key, request_id)
         ).fetchone()
         return found is None
+
+    def _read_ids(self, key: int) -> list[str]:
+        """The request ids of the world keyed ``key``, read from the index; their hashes
+        become the writer's (:attr:`_ids`), as of no known seq until the caller says."""
+        ids = [r[0] for r in self._db.execute(_WORLD_REQUEST_IDS, (key,))]
+        if len(self._ids) > _WRITTEN_LIMIT:
+            self._ids.clear()
+            self._ids_at.clear()
+        self._ids[key] = {hash(i) for i in ids}
+        self._ids_at.pop(key, None)
+        return ids
 
     def _committed(self, txn: _NewIds) -> None:
         """The request ids of a transaction on disk: known to the writer's check."""
@@ -809,6 +809,8 @@ _FIND_REQUEST = (
 )
 """The event of a request id: the world's index read from its newest event back (a retry
 is of a request made moments ago; schema 5 has no index of request ids)."""
+_WORLD_REQUEST_IDS = "SELECT request_id FROM events WHERE world = ?"
+"""A world's request ids, by its key (read from the index alone)."""
 _HEAD_SEQ = "SELECT seq FROM heads WHERE key = ?"
 """A world's head (its events move it: :data:`_HEAD_TRIGGER`)."""
 _UPDATE_STATE = "UPDATE worlds SET seq = ?, state = ? WHERE id = ?"

@@ -34,11 +34,43 @@ def event(seq: int, request: str) -> NewEvent:
     )
 
 
+def copied(fixture: Path, folder: Path) -> Path:
+    """A copy of a fixture database to upgrade."""
+    path = folder / "bridge.sqlite3"
+    shutil.copyfile(fixture, path)
+    return path
+
+
+def assert_reads(store: SQLiteStore, before: dict[str, list[EventRow]]) -> None:
+    """Every event of ``before`` reads back the same from the upgraded ``store``, by seq,
+    by request id and in the world's listing of request ids."""
+    for world_id, rows in before.items():
+        assert store.events_after(world_id, 0) == rows
+        assert sorted(store.request_ids(world_id)) == sorted(e.request_id for e in rows)
+        for row in rows:
+            assert store.event_at(world_id, row.seq) == row
+            assert store.find_request(world_id, row.request_id) == row
+            assert store.find_request_now(world_id, row.request_id) == row
+    assert store.find_request("otra", "r-1") is None  # another world's request id
+    assert store.used_follow_ups("mesa", ["1.0", "2.0"]) == {("1.0", "soak")}
+
+
+def assert_current_layout(db: sqlite3.Connection) -> None:
+    """An upgraded file is at the current schema, with the event log's foreign key and
+    nothing broken or left behind."""
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert [(r[2], r[3], r[4]) for r in db.execute("PRAGMA foreign_key_list(events)")] == [
+        ("heads", "world", "key")
+    ]
+    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"worlds", "heads", "events", "used_follow_ups"}
+
+
 @pytest.fixture
 def old_copy(tmp_path: Path) -> Path:
-    path = tmp_path / "bridge.sqlite3"
-    shutil.copyfile(SCHEMA_2, path)
-    return path
+    return copied(SCHEMA_2, tmp_path)
 
 
 def test_the_fixture_is_a_schema_2_database(old_copy: Path) -> None:
@@ -132,9 +164,7 @@ def rows_as_read(path: Path) -> dict[str, list[EventRow]]:
 
 @pytest.fixture
 def old_copy_3(tmp_path: Path) -> Path:
-    path = tmp_path / "bridge.sqlite3"
-    shutil.copyfile(SCHEMA_3, path)
-    return path
+    return copied(SCHEMA_3, tmp_path)
 
 
 def test_the_fixture_is_a_schema_3_database(old_copy_3: Path) -> None:
@@ -155,16 +185,9 @@ def test_a_schema_3_database_upgrades_in_place_and_reads_the_same(old_copy_3: Pa
 
     store = SQLiteStore(old_copy_3)
     assert Path(f"{old_copy_3}-wal").stat().st_size == 0  # the upgrade copied back, WAL cut
+    assert_reads(store, before)
     for world_id, rows in before.items():
-        assert store.events_after(world_id, 0) == rows
         assert store.events_after(world_id, 1, limit=2) == rows[1:3]
-        assert sorted(store.request_ids(world_id)) == sorted(e.request_id for e in rows)
-        for row in rows:
-            assert store.event_at(world_id, row.seq) == row
-            assert store.find_request(world_id, row.request_id) == row
-            assert store.find_request_now(world_id, row.request_id) == row
-    assert store.find_request("otra", "r-1") is None  # another world's request id
-    assert store.used_follow_ups("mesa", ["1.0", "2.0"]) == {("1.0", "soak")}
     assert store.find_token("p-mesa") == ("mesa", "player")
     assert [(w.id, w.seq) for w in store.list_worlds()] == [("mesa", 4), ("otra", 1)]
     mesa = store.load_world("mesa")
@@ -190,20 +213,13 @@ def test_a_schema_3_database_upgrades_in_place_and_reads_the_same(old_copy_3: Pa
     again.close()
 
     db = sqlite3.connect(old_copy_3)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert_current_layout(db)
     assert [r[1] for r in db.execute("PRAGMA table_info(events)")] == [
         "world",
         "seq",
         "request_id",
         "record",
     ]
-    assert [(r[2], r[3], r[4]) for r in db.execute("PRAGMA foreign_key_list(events)")] == [
-        ("heads", "world", "key")
-    ]
-    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
-    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"worlds", "heads", "events", "used_follow_ups"}
     # A record orjson wrote reads back as the text the new writer writes for it.
     first = before["mesa"][0]
     (text,) = db.execute(
@@ -244,9 +260,7 @@ worlds and events of the schema 3 fixture, then one more event of ``otra``. Made
 
 @pytest.fixture
 def old_copy_4(tmp_path: Path) -> Path:
-    path = tmp_path / "bridge.sqlite3"
-    shutil.copyfile(SCHEMA_4, path)
-    return path
+    return copied(SCHEMA_4, tmp_path)
 
 
 def test_the_fixture_is_a_schema_4_database(old_copy_4: Path) -> None:
@@ -279,32 +293,17 @@ def test_a_schema_4_database_upgrades_in_place_and_reads_the_same(old_copy_4: Pa
 
     store = SQLiteStore(old_copy_4)
     assert Path(f"{old_copy_4}-wal").stat().st_size == 0  # the upgrade copied back, WAL cut
-    for world_id, rows in before.items():
-        assert store.events_after(world_id, 0) == rows
-        assert sorted(store.request_ids(world_id)) == sorted(e.request_id for e in rows)
-        for row in rows:
-            assert store.event_at(world_id, row.seq) == row
-            assert store.find_request(world_id, row.request_id) == row
-            assert store.find_request_now(world_id, row.request_id) == row
-    assert store.find_request("otra", "r-1") is None  # another world's request id
-    assert store.used_follow_ups("mesa", ["1.0", "2.0"]) == {("1.0", "soak")}
+    assert_reads(store, before)
     with pytest.raises(StoreError, match="already in the log"):
         store.append("otra", event(3, "o-1"), "{}")
     store.append("otra", event(3, "r-1"), "{}")  # another world's id: free here
     store.close()
 
     db = sqlite3.connect(old_copy_4)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert_current_layout(db)
     assert db.execute("SELECT world, seq FROM events ORDER BY rowid").fetchall()[:6] == order
     indexes = db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'"
     ).fetchall()
     assert indexes == [("events_log",)]
-    assert [(r[2], r[3], r[4]) for r in db.execute("PRAGMA foreign_key_list(events)")] == [
-        ("heads", "world", "key")
-    ]
-    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
-    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"worlds", "heads", "events", "used_follow_ups"}
     db.close()
