@@ -76,14 +76,19 @@ def _raise_fd_limit() -> None:
 
 
 class Server:
-    def __init__(self, command: list[str]) -> None:
+    def __init__(
+        self, command: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT
+    ) -> None:
+        """``command`` started in ``cwd`` (this checkout) with ``env`` (default: this
+        process's), once it printed the line that it listens (its URL)."""
         self.process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
             preexec_fn=_raise_fd_limit,
-            cwd=ROOT,
+            cwd=cwd,
+            env=env,
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -335,6 +340,8 @@ def _windowed(children: list[subprocess.Popen[str]], window: Window) -> list[dic
     for child in children:
         if child.wait(timeout=60) != 0:
             raise RuntimeError(f"load generator failed ({child.returncode})")
+        if child.stdout is not None:
+            child.stdout.close()
     return results
 
 

@@ -1,0 +1,264 @@
+"""Two variants of the served bridge against each other and the floor, in one run.
+
+``python -m bridge.bench.ab --b="--sync normal"`` serves one network scenario (default ``o3d10 roll x50``) from three servers at once: the
+floor, bridge A and bridge B, each B's worlds a copy of A's. It then runs ``--rounds``
+rounds of one ``--seconds`` window each, in the order floor, A, B and then B, A, floor,
+and prints each window's requests a second, the totals, and B against A. All three servers
+stay up for the whole run; the ones not measured sit idle, holding their memory and not
+their CPU.
+
+This is how a change is judged on a shared machine. Before the fourteenth pass, changes
+were judged from runs made one after another, and this machine's speed drifts by 10-25 %
+within minutes (the floor alone has gone from 8,200 to 6,400 requests a second within one
+run). Two bridges that are the same read 0.98-1.02 here (docs/performance.md, "Fourteenth
+pass").
+
+A variant is written as words. ``NAME=VALUE`` with an upper-case name is set in that
+server's environment: for example ``VTT_PURE=1``, or ``VTT_COMPILED_DIR=...`` for another
+compiled build. ``ROOT=/path/to/checkout`` runs another checkout with its own
+``.venv/bin/python``, from its own folder. Every other word is passed on to
+``vtt-bridge serve``, for example ``--sync normal``. An empty variant is the bridge as
+``make bench`` runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import statistics
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bridge.bench.net import (
+    ROOT,
+    CpuWindow,
+    Scenario,
+    Server,
+    _bridge_command,
+    _loaders,
+    _setup_worlds,
+    _world_count,
+    scenarios,
+)
+
+_ENV_WORD = re.compile(r"^([A-Z_][A-Z0-9_]*)=(.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One bridge to serve: its environment's additions, its extra ``serve`` arguments,
+    and the checkout it runs from."""
+
+    text: str
+    env: dict[str, str] = field(default_factory=dict)
+    args: tuple[str, ...] = ()
+    root: Path = ROOT
+
+    def command(self, data: Path) -> list[str]:
+        command = _bridge_command(data) + list(self.args)
+        if self.root != ROOT:
+            command[0] = str(self.root / ".venv" / "bin" / "python")
+        return command
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, **self.env}
+
+
+def parse_variant(text: str) -> Variant:
+    """A variant from its words (see the module's doc); ValueError for a ``ROOT`` that is
+    not a checkout with its virtualenv."""
+    env: dict[str, str] = {}
+    args: list[str] = []
+    root = ROOT
+    for word in shlex.split(text):
+        found = _ENV_WORD.match(word)
+        if found is None:
+            args.append(word)
+        elif found.group(1) == "ROOT":
+            root = Path(found.group(2)).resolve()
+            if not (root / ".venv" / "bin" / "python").exists():
+                raise ValueError(f"ROOT={root}: no .venv/bin/python there (make setup in it)")
+        else:
+            env[found.group(1)] = found.group(2)
+    return Variant(text, env, tuple(args), root)
+
+
+@dataclass(frozen=True)
+class Window:
+    """One measured window of one server."""
+
+    target: str
+    requests: int
+    errors: int
+    seconds: float
+    cpu_seconds: float
+    p99_ms: float = 0.0
+    """The window's 99th percentile latency (of its operations)."""
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+
+@dataclass(frozen=True)
+class Comparison:
+    scenario: str
+    a: str
+    b: str
+    rounds: list[dict[str, Window]]
+
+    def total(self, target: str) -> Window:
+        windows = [r[target] for r in self.rounds]
+        return Window(
+            target,
+            sum(w.requests for w in windows),
+            sum(w.errors for w in windows),
+            sum(w.seconds for w in windows),
+            sum(w.cpu_seconds for w in windows),
+            statistics.median(w.p99_ms for w in windows),
+        )
+
+    def b_over_a(self) -> list[float]:
+        """B's rate over A's, round by round."""
+        return [r["B"].rate / r["A"].rate if r["A"].rate else 0.0 for r in self.rounds]
+
+
+def _scenario(name: str) -> Scenario:
+    for scenario in scenarios(False):
+        if scenario.name == name:
+            return scenario
+    known = ", ".join(s.name for s in scenarios(False))
+    raise ValueError(f"no scenario {name!r} (known: {known})")
+
+
+def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> Comparison:
+    """Serve ``name`` from the floor, A and B in alternating windows (see the module)."""
+    scenario = _scenario(name)
+    count = _world_count(scenario.connections)
+    processes = 1 if scenario.connections == 1 else scenario.loaders
+    with tempfile.TemporaryDirectory() as folder:
+        data_a = Path(folder) / "a"
+        tokens = _setup_worlds(data_a, {scenario.system: count})[scenario.system][:count]
+        data_b = Path(folder) / "b"
+        shutil.copytree(data_a, data_b)
+        servers: dict[str, Server] = {}
+        try:
+            servers["A"] = Server(a.command(data_a), a.environment(), a.root)
+            servers["B"] = Server(b.command(data_b), b.environment(), b.root)
+            captured: dict[str, Any] = {}
+            for target in ("B", "A"):  # each warmed by one operation; the floor gets A's
+                (recorded,) = _loaders(
+                    servers[target].url, tokens[:1], 1, 0, False, scenario.script, 1, capture=True
+                )
+                if recorded["errors"]:
+                    raise RuntimeError(f"bridge {target} refused {recorded['first_error']}")
+                captured[scenario.key] = recorded["captured"]
+            captured_file = Path(folder) / "captured.json"
+            captured_file.write_text(json.dumps(captured), "utf-8")
+            floor = [sys.executable, "-m", "bridge.bench.floor", "--port", "0"]
+            servers["floor"] = Server([*floor, "--captured", str(captured_file)])
+            floor_tokens = [f"{scenario.key}|room-{i}" for i in range(count)]
+            measured: list[dict[str, Window]] = []
+            for turn in range(rounds):
+                order = ["floor", "A", "B"] if turn % 2 == 0 else ["B", "A", "floor"]
+                row: dict[str, Window] = {}
+                for target in order:
+                    server = servers[target]
+                    window = CpuWindow(server.pid)
+                    results = _loaders(
+                        server.url,
+                        floor_tokens if target == "floor" else tokens,
+                        scenario.connections,
+                        seconds,
+                        False,
+                        scenario.script,
+                        processes,
+                        window=window,
+                    )
+                    row[target] = Window(
+                        target,
+                        sum(r["requests"] for r in results),
+                        sum(r["errors"] + r["connect_errors"] for r in results),
+                        max(r["elapsed"] for r in results),
+                        window.cpu,
+                        _p99(results),
+                    )
+                measured.append(row)
+                print(_round_line(turn, row), flush=True)
+        finally:
+            for server in servers.values():
+                server.stop()
+    return Comparison(name, a.text, b.text, measured)
+
+
+def _p99(results: list[dict[str, Any]]) -> float:
+    """The 99th percentile of the generators' latencies together (the highest of their own
+    when they did not send them all)."""
+    latencies = sorted(x for r in results for x in (r.get("latencies_ms") or []))
+    if not latencies:
+        return float(max(r["p99_ms"] for r in results))
+    return float(latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))])
+
+
+def _round_line(turn: int, row: dict[str, Window]) -> str:
+    floor = row["floor"].rate
+    parts = [f"round {turn + 1}: floor {floor:7.0f}/s"]
+    for target in ("A", "B"):
+        rate = row[target].rate
+        parts.append(f"{target} {rate:7.0f}/s ({rate / floor if floor else 0:.3f}x)")
+    return "  ".join(parts)
+
+
+def report(comparison: Comparison) -> str:
+    """The totals and B against A, as printed."""
+    lines = [f"{comparison.scenario}: A = [{comparison.a}], B = [{comparison.b}]"]
+    floor = comparison.total("floor")
+    for target in ("floor", "A", "B"):
+        total = comparison.total(target)
+        cpu = total.cpu_seconds / total.requests * 1e6 if total.requests else 0.0
+        ratio = f"  {total.rate / floor.rate:.3f}x the floor" if floor.rate else ""
+        lines.append(
+            f"  {target:5} {total.rate:8.0f} requests/s  {cpu:6.1f} us CPU a request"
+            f"  p99 {total.p99_ms:6.2f} ms (median of rounds)  {total.errors} errors{ratio}"
+        )
+    a, b = comparison.total("A"), comparison.total("B")
+    rounds = comparison.b_over_a()
+    lines.append(
+        f"  B / A: {b.rate / a.rate if a.rate else 0:.3f} over the run; by round median"
+        f" {statistics.median(rounds):.3f}, {min(rounds):.3f}-{max(rounds):.3f}"
+        f" ({len(rounds)} rounds)"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bridge.bench.ab", description=__doc__)
+    parser.add_argument("--scenario", default="o3d10 roll x50")
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--a", default="", metavar="VARIANT", help="default: the bridge as is")
+    parser.add_argument("--b", default="", metavar="VARIANT")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or not 0.1 <= args.seconds <= 60:
+        parser.error("--rounds takes 1 or more, --seconds 0.1-60")
+    try:
+        a, b = parse_variant(args.a), parse_variant(args.b)
+        comparison = compare(args.scenario, a, b, args.rounds, args.seconds)
+    except ValueError as exc:
+        parser.error(str(exc))
+    print(report(comparison))
+    if args.json is not None:
+        args.json.write_text(json.dumps(asdict(comparison), indent=2, default=str), "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
