@@ -945,14 +945,21 @@ class AsyncStore:
     "Eighth pass".)
     """
 
-    GATHER_ROUNDS = 32
+    GATHER_ROUNDS = 128
     """Event-loop iterations a group may wait for more events at most."""
-    GATHER_QUIET = 3
+    GATHER_QUIET = 6
     """Iterations in a row that bring no new event end the wait: a request read from a
     socket reaches the store within about three iterations (the websocket reader, the
-    socket.io dispatch, the handler's task), so a lone request waits ~3 iterations."""
-    GATHER_SECONDS = 0.002
-    """Time a group may wait for more events at most (a busy loop never goes quiet)."""
+    socket.io dispatch, the handler's task), so a lone request waits ~6 iterations of an
+    otherwise idle loop (tens of microseconds)."""
+    GATHER_SECONDS = 0.008
+    """Time a group may wait for more events at most (a busy loop never goes quiet). A
+    commit costs the machine a fixed ~90 us of CPU (the transaction, the sync's system
+    calls and the VM's exits for the disk, the thread hand-offs) besides ~10 us an event,
+    and on a busy machine CPU is what the requests wait for: 8 ms (it was 2 ms) let the
+    served rolls' groups grow and cut 10-20 us of server CPU a request, for 3-5 % more
+    requests a second at the same p99 (docs/performance.md, "Fourteenth pass"; measured
+    with ``python -m bridge.bench.ab``, B / A)."""
     GROUP_LIMIT = 256
     """Events in one group, and in one transaction, at most."""
 
