@@ -101,6 +101,9 @@ class Window:
     cpu_seconds: float
     p99_ms: float = 0.0
     """The window's 99th percentile latency (of its operations)."""
+    loader_cpu_seconds: float = 0.0
+    """The load generators' CPU over the window (all of them): beside a server that
+    answers later they spend more a request (docs/performance.md, "Fourteenth pass")."""
 
     @property
     def rate(self) -> float:
@@ -123,6 +126,7 @@ class Comparison:
             sum(w.seconds for w in windows),
             sum(w.cpu_seconds for w in windows),
             statistics.median(w.p99_ms for w in windows),
+            sum(w.loader_cpu_seconds for w in windows),
         )
 
     def b_over_a(self) -> list[float]:
@@ -189,6 +193,7 @@ def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> C
                         max(r["elapsed"] for r in results),
                         window.cpu,
                         _p99(results),
+                        sum(r["cpu_seconds"] for r in results),
                     )
                 measured.append(row)
                 print(_round_line(turn, row), flush=True)
@@ -222,10 +227,11 @@ def report(comparison: Comparison) -> str:
     floor = comparison.total("floor")
     for target in ("floor", "A", "B"):
         total = comparison.total(target)
-        cpu = total.cpu_seconds / total.requests * 1e6 if total.requests else 0.0
+        per = 1e6 / total.requests if total.requests else 0.0
         ratio = f"  {total.rate / floor.rate:.3f}x the floor" if floor.rate else ""
         lines.append(
-            f"  {target:5} {total.rate:8.0f} requests/s  {cpu:6.1f} us CPU a request"
+            f"  {target:5} {total.rate:8.0f} requests/s  {total.cpu_seconds * per:6.1f} us CPU"
+            f" a request (generators {total.loader_cpu_seconds * per:6.1f})"
             f"  p99 {total.p99_ms:6.2f} ms (median of rounds)  {total.errors} errors{ratio}"
         )
     a, b = comparison.total("A"), comparison.total("B")
