@@ -954,7 +954,7 @@ class AsyncStore:
     otherwise idle loop (tens of microseconds)."""
     GATHER_SECONDS = 0.008
     """Time a group may wait for more events at most (a busy loop never goes quiet). A
-    commit costs the machine a fixed ~90 us of CPU (the transaction, the sync's system
+    commit costs the machine a fixed ~95 us of CPU (the transaction, the sync's system
     calls and the VM's exits for the disk, the thread hand-offs) besides ~10 us an event,
     and on a busy machine CPU is what the requests wait for: 8 ms (it was 2 ms) let the
     served rolls' groups grow and cut 10-20 us of server CPU a request, for 3-5 % more
