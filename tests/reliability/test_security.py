@@ -178,25 +178,34 @@ async def test_tokens_are_never_echoed_nor_logged(tmp_path: Path) -> None:
     made = cli("world", "create", "Mesa", "--system", "o3d10", "--data", str(tmp_path), "--demo")
     server = await Server.astart(tmp_path)
     received = b""
+    unsettled: list[str] = []  # each connection whose answer did not come, and why
     try:
-        for token in (made["gm_token"], made["player_token"], made["gm_token"][:-1] + "x"):
+        for name, token in (
+            ("gm", made["gm_token"]),
+            ("player", made["player_token"]),
+            ("wrong", made["gm_token"][:-1] + "x"),
+        ):
             raw = await RawSocket.open(server.url)
             await raw.connect_ns({"token": token, "user": "dm", "protocol": 1})
             # Read until the answer that settles the connection (bounded, not a frame count:
             # the welcome and backlog come in several frames, a refusal in one).
-            settled = (
-                b"synced" if token in (made["gm_token"], made["player_token"]) else b"bad_token"
-            )
+            settled = b"bad_token" if name == "wrong" else b"synced"
             deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
+            frames = 0
+            while True:
+                if time.monotonic() >= deadline:
+                    unsettled.append(f"{name}: no {settled!r} in 10 s ({frames} frames)")
+                    break
                 try:
                     _, data = await raw.recv_frame(timeout=max(0.1, deadline - time.monotonic()))
-                except (TimeoutError, asyncio.IncompleteReadError):
+                except (TimeoutError, asyncio.IncompleteReadError) as exc:
+                    unsettled.append(f"{name}: {type(exc).__name__} after {frames} frames")
                     break
+                frames += 1
                 received += data
                 if settled in data:
                     break
-            if token == made["gm_token"]:  # an error that quotes the payload back
+            if name == "gm":  # an error that quotes the payload back
                 number = await raw.emit("roll", {"id": rid(), "actor": token[:60], "action": "x"})
                 received += repr(await raw.ack(number)).encode()
             raw.close()
@@ -210,6 +219,7 @@ async def test_tokens_are_never_echoed_nor_logged(tmp_path: Path) -> None:
         secret = token.split("_", 1)[1]
         assert secret.encode() not in received, "a token was echoed to a client"
         assert secret not in log, "a token was written to the log"
+    assert unsettled == []  # every connection got its answer: welcome, or the refusal
     assert b"bad_token" in received  # the refusals did arrive
 
 
