@@ -32,6 +32,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,57 @@ def parse_variant(text: str) -> Variant:
 
 
 @dataclass(frozen=True)
+class LoopTime:
+    """The loop thread's time over a window (seconds), from ``/proc/PID/task/PID/schedstat``:
+    on a CPU, waiting in the run queue for one, and the window's wall time. The rest of the
+    wall time the thread was off both: asleep in ``epoll_wait`` with nothing to do, or
+    waiting for the GIL. The floor's loop is off ~0-5 % of a roll window; the bridge's
+    ~15 %, asleep while a group's write is on its way to disk (docs/performance.md,
+    "Fifteenth pass")."""
+
+    running: float
+    queued: float
+    wall: float
+
+    def __add__(self, other: LoopTime) -> LoopTime:
+        return LoopTime(
+            self.running + other.running, self.queued + other.queued, self.wall + other.wall
+        )
+
+    def shares(self) -> tuple[float, float, float]:
+        """On a CPU, in the run queue, off both: fractions of the wall time."""
+        if self.wall <= 0:
+            return (0.0, 0.0, 0.0)
+        running, queued = self.running / self.wall, self.queued / self.wall
+        return running, queued, max(0.0, 1.0 - running - queued)
+
+
+def _schedstat(pid: int) -> tuple[float, float]:
+    """The main thread's time on a CPU and in the run queue so far (seconds)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    return int(fields[0]) / 1e9, int(fields[1]) / 1e9
+
+
+class LoopWindow(CpuWindow):
+    """A server's CPU over the window (:class:`CpuWindow`) and its loop thread's time."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(pid)
+        self._started = (0.0, 0.0, 0.0)
+        self.loop = LoopTime(0.0, 0.0, 0.0)
+
+    def start(self) -> None:
+        self._started = (*_schedstat(self.pid), time.monotonic())
+        super().start()
+
+    def end(self) -> None:
+        super().end()
+        running, queued = _schedstat(self.pid)
+        before = self._started
+        self.loop = LoopTime(running - before[0], queued - before[1], time.monotonic() - before[2])
+
+
+@dataclass(frozen=True)
 class Window:
     """One measured window of one server."""
 
@@ -104,6 +156,8 @@ class Window:
     loader_cpu_seconds: float = 0.0
     """The load generators' CPU over the window (all of them): beside a server that
     answers later they spend more a request (docs/performance.md, "Fourteenth pass")."""
+    loop: LoopTime = field(default_factory=lambda: LoopTime(0.0, 0.0, 0.0))
+    """Where the server's loop thread (its main thread) spent the window."""
 
     @property
     def rate(self) -> float:
@@ -127,6 +181,7 @@ class Comparison:
             sum(w.cpu_seconds for w in windows),
             statistics.median(w.p99_ms for w in windows),
             sum(w.loader_cpu_seconds for w in windows),
+            sum((w.loop for w in windows), LoopTime(0.0, 0.0, 0.0)),
         )
 
     def b_over_a(self) -> list[float]:
@@ -175,7 +230,7 @@ def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> C
                 row: dict[str, Window] = {}
                 for target in order:
                     server = servers[target]
-                    window = CpuWindow(server.pid)
+                    window = LoopWindow(server.pid)
                     results = _loaders(
                         server.url,
                         floor_tokens if target == "floor" else tokens,
@@ -194,6 +249,7 @@ def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> C
                         window.cpu,
                         _p99(results),
                         sum(r["cpu_seconds"] for r in results),
+                        window.loop,
                     )
                 measured.append(row)
                 print(_round_line(turn, row), flush=True)
@@ -229,10 +285,15 @@ def report(comparison: Comparison) -> str:
         total = comparison.total(target)
         per = 1e6 / total.requests if total.requests else 0.0
         ratio = f"  {total.rate / floor.rate:.3f}x the floor" if floor.rate else ""
+        running, queued, off = total.loop.shares()
         lines.append(
             f"  {target:5} {total.rate:8.0f} requests/s  {total.cpu_seconds * per:6.1f} us CPU"
             f" a request (generators {total.loader_cpu_seconds * per:6.1f})"
             f"  p99 {total.p99_ms:6.2f} ms (median of rounds)  {total.errors} errors{ratio}"
+        )
+        lines.append(
+            f"        loop thread: on a CPU {running:4.0%}, waiting for one {queued:4.0%},"
+            f" off both {off:4.0%} (asleep or waiting for the GIL)"
         )
     a, b = comparison.total("A"), comparison.total("B")
     rounds = comparison.b_over_a()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.bench.ab import compare, main, parse_variant, report
+from bridge.bench.ab import LoopTime, compare, main, parse_variant, report
 from bridge.bench.net import ROOT
 
 
@@ -59,5 +59,19 @@ def test_one_short_round_serves_floor_and_both_bridges() -> None:
     assert set(row) == {"floor", "A", "B"}
     for window in row.values():
         assert window.requests > 0 and window.errors == 0 and window.seconds > 0
+        # The loop thread served the window: some of it on a CPU, never more than its wall.
+        assert window.loop.wall > 0 and window.loop.running > 0
+        assert window.loop.running + window.loop.queued <= window.loop.wall * 1.05
     text = report(comparison)
     assert "A = [], B = [--sync normal]" in text and "B / A:" in text
+    assert text.count("loop thread: on a CPU") == 3
+
+
+def test_the_loop_threads_time_adds_up_and_splits_into_shares() -> None:
+    total = LoopTime(0.6, 0.1, 1.0) + LoopTime(0.2, 0.1, 1.0)
+    assert total == LoopTime(0.8, 0.2, 2.0)
+    running, queued, off = total.shares()
+    assert (running, queued) == (0.4, 0.1) and abs(off - 0.5) < 1e-12
+    assert LoopTime(0.0, 0.0, 0.0).shares() == (0.0, 0.0, 0.0)
+    # A window read with a little skew between the clocks never shows a negative share.
+    assert LoopTime(0.95, 0.1, 1.0).shares()[2] == 0.0
