@@ -2,16 +2,19 @@
 
 ``python -m bridge.bench.ab --b="--sync normal"`` serves one network scenario (default ``o3d10 roll x50``) from three servers at once: the
 floor, bridge A and bridge B, each B's worlds a copy of A's. It then runs ``--rounds``
-rounds of one ``--seconds`` window each, in the order floor, A, B and then B, A, floor,
-and prints each window's requests a second, the totals, and B against A. All three servers
-stay up for the whole run; the ones not measured sit idle, holding their memory and not
-their CPU.
+rounds of one ``--seconds`` window each, in the order floor, A, B and then floor, B, A
+(:func:`round_orders`), and prints each window's requests a second, the totals, and B
+against A. All three servers stay up for the whole run; the ones not measured sit idle,
+holding their memory and not their CPU.
 
 This is how a change is judged on a shared machine. Before the fourteenth pass, changes
 were judged from runs made one after another, and this machine's speed drifts by 10-25 %
 within minutes (the floor alone has gone from 8,200 to 6,400 requests a second within one
-run). Two bridges that are the same read 0.98-1.02 here (docs/performance.md, "Fourteenth
-pass").
+run). Until the fifteenth pass the rounds went floor, A, B and then B, A, floor: B ran two
+windows in a row at each turn (the second one warm) and A never did, and two bridges that
+are the same read 1.002-1.051, 1.028 over 12 rounds (docs/performance.md, "Fifteenth
+pass"). Now A and B each follow the floor in half the rounds and the other bridge in the
+other half, and no server runs two windows in a row.
 
 A variant is written as words. ``NAME=VALUE`` with an upper-case name is set in that
 server's environment: for example ``VTT_PURE=1``, or ``VTT_COMPILED_DIR=...`` for another
@@ -197,6 +200,14 @@ def _scenario(name: str) -> Scenario:
     raise ValueError(f"no scenario {name!r} (known: {known})")
 
 
+def round_orders(rounds: int) -> list[list[str]]:
+    """The windows of each round: the floor first, then A and B, in turns. Each bridge is
+    second in half the rounds and third in the others, follows the floor and the other
+    bridge as often, and no server serves two windows in a row (a window right after its
+    own runs warm: the order floor, A, B / B, A, floor gave B that every other round)."""
+    return [["floor", "A", "B"] if turn % 2 == 0 else ["floor", "B", "A"] for turn in range(rounds)]
+
+
 def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> Comparison:
     """Serve ``name`` from the floor, A and B in alternating windows (see the module)."""
     scenario = _scenario(name)
@@ -225,8 +236,7 @@ def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> C
             servers["floor"] = Server([*floor, "--captured", str(captured_file)])
             floor_tokens = [f"{scenario.key}|room-{i}" for i in range(count)]
             measured: list[dict[str, Window]] = []
-            for turn in range(rounds):
-                order = ["floor", "A", "B"] if turn % 2 == 0 else ["B", "A", "floor"]
+            for turn, order in enumerate(round_orders(rounds)):
                 row: dict[str, Window] = {}
                 for target in order:
                     server = servers[target]

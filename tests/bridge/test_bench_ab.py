@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from bridge.bench.ab import LoopTime, compare, main, parse_variant, report
+from bridge.bench.ab import LoopTime, compare, main, parse_variant, report, round_orders
 from bridge.bench.net import ROOT
 
 
@@ -75,3 +76,18 @@ def test_the_loop_threads_time_adds_up_and_splits_into_shares() -> None:
     assert LoopTime(0.0, 0.0, 0.0).shares() == (0.0, 0.0, 0.0)
     # A window read with a little skew between the clocks never shows a negative share.
     assert LoopTime(0.95, 0.1, 1.0).shares()[2] == 0.0
+
+
+def test_the_rounds_give_both_bridges_the_same_places() -> None:
+    """No server serves two windows in a row, and over an even number of rounds A and B
+    are each second as often as third, and follow each other server as often."""
+    orders = round_orders(6)
+    windows = [target for order in orders for target in order]
+    assert all(sorted(order) == ["A", "B", "floor"] for order in orders)
+    assert all(first != second for first, second in itertools.pairwise(windows))
+    for bridge in ("A", "B"):
+        places = [order.index(bridge) for order in orders]
+        assert places.count(1) == places.count(2) == 3
+        before = [windows[i - 1] for i, target in enumerate(windows) if target == bridge and i]
+        other = "B" if bridge == "A" else "A"
+        assert before.count("floor") == before.count(other) == 3
