@@ -42,6 +42,7 @@ from typing import Any
 
 from bridge.bench.net import (
     ROOT,
+    WARMUP_SECONDS,
     CpuWindow,
     Scenario,
     Server,
@@ -250,6 +251,7 @@ def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> C
                         scenario.script,
                         processes,
                         window=window,
+                        warmup=WARMUP_SECONDS if seconds >= 1 else 0.2,
                     )
                     row[target] = Window(
                         target,

@@ -137,6 +137,14 @@ attack, one damage and two undos: 4 requests; three hits: 8) while the bridge's 
 ~4.3 requests, so the RoF 3 row read 0.36x or 0.61x by which burst was recorded."""
 SLICES = 2
 """Windows per target and row (full runs), floor and bridge alternating."""
+WARMUP_SECONDS = 1.0
+"""Each measured window's load first runs this long unmeasured (full runs; 0.2 s in quick
+ones): the load generators' code compiled by V8 before the window, and the server
+measured having just served, whatever the window before it measured. Without it a 2 s
+window held V8's ~0.5 s of compilation, a fixed cost that weighed more beside the slower
+server, and a server measured right after its own window ran warm while the other did
+not: the A/B harness's old order read 1.028 for two identical bridges
+(docs/performance.md, "Fifteenth pass")."""
 O3D10_ROLL = {
     "actor": "aldara",
     "action": "skill",
@@ -230,6 +238,7 @@ def _loaders(
     pid: int = 0,
     capture: bool = False,
     window: Window | None = None,
+    warmup: float = 0.0,
 ) -> list[dict[str, Any]]:
     """Run the load generators and return their result lines.
 
@@ -238,7 +247,9 @@ def _loaders(
     every result is in, ``window.end()`` is called before any of them disconnects. The
     servers' CPU is thus taken over the measured window alone, for bridge and floor alike
     (before, it included every connection's welcome and disconnect, and one generator's
-    window could overlap the other's connection storm)."""
+    window could overlap the other's connection storm). With ``warmup`` (seconds, with a
+    window only), each generator first runs the scenario that long, unmeasured, before it
+    says it is connected (:data:`WARMUP_SECONDS`)."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("the network benchmark needs Node.js (make setup installs js-shim)")
@@ -258,6 +269,7 @@ def _loaders(
             "capture": capture,
             "captureOps": CAPTURED_OPERATIONS if capture else 0,
             "barrier": window is not None,
+            "warmup": warmup if window is not None else 0.0,
         }
         children.append(
             subprocess.Popen(
@@ -509,6 +521,7 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                                 scenario.script,
                                 processes,
                                 window=window,
+                                warmup=WARMUP_SECONDS if not quick else 0.2,
                             )
                         )
                         cpu[name] += window.cpu

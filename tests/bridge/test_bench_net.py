@@ -1,12 +1,23 @@
-"""How the network benchmark spreads its connections over the load generators."""
+"""How the network benchmark spreads its connections over the load generators, and warms
+up each window."""
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from bridge.bench.net import MEMBERS, generator_connections
+from bridge.bench.net import (
+    MEMBERS,
+    O3D10_ROLL,
+    CpuWindow,
+    Server,
+    _bridge_command,
+    _loaders,
+    _setup_worlds,
+    generator_connections,
+)
 
 
 @pytest.mark.parametrize(
@@ -34,3 +45,31 @@ def test_each_world_s_members_and_active_members_are_spread(processes: int) -> N
     assert sum(active) == worlds
     sizes = [len(part) for part in held]
     assert max(sizes) - min(sizes) <= 1
+
+
+def test_a_window_s_warm_up_is_served_and_not_counted(tmp_path: Path) -> None:
+    """Real bridge, real generators: with a warm-up, each generator runs the scenario
+    before it says it is ready, and the window counts only its own requests (a roll is
+    one request an operation, so the two counts agree only if the warm-up's were left
+    out). The store holds both."""
+    from bridge.store import SQLiteStore
+
+    tokens = _setup_worlds(tmp_path, {"o3d10": 1})["o3d10"]
+    server = Server(_bridge_command(tmp_path))
+    try:
+        window = CpuWindow(server.pid)
+        script = {"event": "roll", "payload": O3D10_ROLL}
+        results = _loaders(server.url, tokens, 2, 0.3, False, script, 1, window=window, warmup=0.3)
+    finally:
+        server.stop()
+    (result,) = results
+    assert result["errors"] == 0 and result["warmup_requests"] > 0
+    assert result["requests"] == result["operations"] > 0
+    store = SQLiteStore(tmp_path / "bridge.sqlite3")
+    try:
+        (world,) = store.list_worlds()
+        written = store.load_world(world.id)
+        assert written is not None
+        assert written.seq == result["warmup_requests"] + result["requests"]
+    finally:
+        store.close()
