@@ -957,9 +957,9 @@ class AsyncStore:
     commit costs the machine a fixed ~95 us of CPU (the transaction, the sync's system
     calls and the VM's exits for the disk, the thread hand-offs) besides ~10 us an event,
     and on a busy machine CPU is what the requests wait for: 8 ms (it was 2 ms) let the
-    served rolls' groups grow and cut 10-20 us of server CPU a request, for 3-5 % more
-    requests a second at the same p99 (docs/performance.md, "Fourteenth pass"; measured
-    with ``python -m bridge.bench.ab``, B / A)."""
+    served rolls' groups grow and cut ~10 us of server CPU a request, for ~1.4 % more
+    requests a second at the same p99 (``python -m bridge.bench.ab``, 12 rounds, once its
+    rounds no longer favoured B: docs/performance.md, "Fifteenth pass")."""
     GROUP_LIMIT = 256
     """Events in one group, and in one transaction, at most."""
 

@@ -42,7 +42,6 @@ from typing import Any
 
 from bridge.bench.net import (
     ROOT,
-    WARMUP_SECONDS,
     CpuWindow,
     Scenario,
     Server,
@@ -51,6 +50,7 @@ from bridge.bench.net import (
     _setup_worlds,
     _world_count,
     scenarios,
+    warmup_for,
 )
 
 _ENV_WORD = re.compile(r"^([A-Z_][A-Z0-9_]*)=(.*)$", re.DOTALL)
@@ -104,9 +104,9 @@ class LoopTime:
     ~15 %, asleep while a group's write is on its way to disk (docs/performance.md,
     "Fifteenth pass")."""
 
-    running: float
-    queued: float
-    wall: float
+    running: float = 0.0
+    queued: float = 0.0
+    wall: float = 0.0
 
     def __add__(self, other: LoopTime) -> LoopTime:
         return LoopTime(
@@ -133,7 +133,7 @@ class LoopWindow(CpuWindow):
     def __init__(self, pid: int) -> None:
         super().__init__(pid)
         self._started = (0.0, 0.0, 0.0)
-        self.loop = LoopTime(0.0, 0.0, 0.0)
+        self.loop = LoopTime()
 
     def start(self) -> None:
         self._started = (*_schedstat(self.pid), time.monotonic())
@@ -160,7 +160,7 @@ class Window:
     loader_cpu_seconds: float = 0.0
     """The load generators' CPU over the window (all of them): beside a server that
     answers later they spend more a request (docs/performance.md, "Fourteenth pass")."""
-    loop: LoopTime = field(default_factory=lambda: LoopTime(0.0, 0.0, 0.0))
+    loop: LoopTime = field(default_factory=LoopTime)
     """Where the server's loop thread (its main thread) spent the window."""
 
     @property
@@ -185,7 +185,7 @@ class Comparison:
             sum(w.cpu_seconds for w in windows),
             statistics.median(w.p99_ms for w in windows),
             sum(w.loader_cpu_seconds for w in windows),
-            sum((w.loop for w in windows), LoopTime(0.0, 0.0, 0.0)),
+            sum((w.loop for w in windows), LoopTime()),
         )
 
     def b_over_a(self) -> list[float]:
@@ -251,7 +251,7 @@ def compare(name: str, a: Variant, b: Variant, rounds: int, seconds: float) -> C
                         scenario.script,
                         processes,
                         window=window,
-                        warmup=WARMUP_SECONDS if seconds >= 1 else 0.2,
+                        warmup=warmup_for(seconds),
                     )
                     row[target] = Window(
                         target,

@@ -145,6 +145,14 @@ window held V8's ~0.5 s of compilation, a fixed cost that weighed more beside th
 server, and a server measured right after its own window ran warm while the other did
 not: the A/B harness's old order read 1.028 for two identical bridges
 (docs/performance.md, "Fifteenth pass")."""
+
+
+def warmup_for(window_seconds: float) -> float:
+    """The warm-up before a measured window: :data:`WARMUP_SECONDS` before a full window
+    (2 s), 0.2 s before the short ones of quick runs and smoke tests."""
+    return WARMUP_SECONDS if window_seconds >= 2 else 0.2
+
+
 O3D10_ROLL = {
     "actor": "aldara",
     "action": "skill",
@@ -521,7 +529,7 @@ def run(quick: bool, only: str | None = None) -> list[NetResult]:
                                 scenario.script,
                                 processes,
                                 window=window,
-                                warmup=WARMUP_SECONDS if not quick else 0.2,
+                                warmup=warmup_for(seconds / (SLICES if not quick else 1)),
                             )
                         )
                         cpu[name] += window.cpu

@@ -11,12 +11,14 @@ import pytest
 from bridge.bench.net import (
     MEMBERS,
     O3D10_ROLL,
+    WARMUP_SECONDS,
     CpuWindow,
     Server,
     _bridge_command,
     _loaders,
     _setup_worlds,
     generator_connections,
+    warmup_for,
 )
 
 
@@ -73,3 +75,8 @@ def test_a_window_s_warm_up_is_served_and_not_counted(tmp_path: Path) -> None:
         assert written.seq == result["warmup_requests"] + result["requests"]
     finally:
         store.close()
+
+
+def test_full_windows_get_the_full_warm_up_and_short_ones_a_short_one() -> None:
+    assert warmup_for(2.0) == WARMUP_SECONDS == 1.0  # make bench: 4 s a row in 2 slices
+    assert warmup_for(1.0) == warmup_for(0.3) == 0.2  # quick runs, smoke tests
