@@ -19,9 +19,10 @@ other half, and no server runs two windows in a row.
 A variant is written as words. ``NAME=VALUE`` with an upper-case name is set in that
 server's environment: for example ``VTT_PURE=1``, or ``VTT_COMPILED_DIR=...`` for another
 compiled build. ``ROOT=/path/to/checkout`` runs another checkout with its own
-``.venv/bin/python``, from its own folder. Every other word is passed on to
-``vtt-bridge serve``, for example ``--sync normal``. An empty variant is the bridge as
-``make bench`` runs it.
+``.venv/bin/python``, from its own folder. ``BOUND=no-log-index+no-cards`` serves the
+bridge through :mod:`bridge.bench.bounds`, with those parts of its store's work taken away
+(upper bounds: never a design). Every other word is passed on to ``vtt-bridge serve``,
+for example ``--sync normal``. An empty variant is the bridge as ``make bench`` runs it.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bridge.bench import bounds
 from bridge.bench.net import (
     ROOT,
     CpuWindow,
@@ -59,15 +61,19 @@ _ENV_WORD = re.compile(r"^([A-Z_][A-Z0-9_]*)=(.*)$", re.DOTALL)
 @dataclass(frozen=True)
 class Variant:
     """One bridge to serve: its environment's additions, its extra ``serve`` arguments,
-    and the checkout it runs from."""
+    the checkout it runs from, and the bounds it is served with (``+``-joined names of
+    :data:`bridge.bench.bounds.BOUNDS`; none: the bridge as it is)."""
 
     text: str
     env: dict[str, str] = field(default_factory=dict)
     args: tuple[str, ...] = ()
     root: Path = ROOT
+    bound: str = ""
 
     def command(self, data: Path) -> list[str]:
         command = _bridge_command(data) + list(self.args)
+        if self.bound:  # python -m bridge ... -> python -m bridge.bench.bounds --bound B ...
+            command[1:3] = ["-m", "bridge.bench.bounds", "--bound", self.bound]
         if self.root != ROOT:
             command[0] = str(self.root / ".venv" / "bin" / "python")
         return command
@@ -78,21 +84,24 @@ class Variant:
 
 def parse_variant(text: str) -> Variant:
     """A variant from its words (see the module's doc); ValueError for a ``ROOT`` that is
-    not a checkout with its virtualenv."""
+    not a checkout with its virtualenv, or a ``BOUND`` that names no bound."""
     env: dict[str, str] = {}
     args: list[str] = []
     root = ROOT
+    bound = ""
     for word in shlex.split(text):
         found = _ENV_WORD.match(word)
         if found is None:
             args.append(word)
+        elif found.group(1) == "BOUND":
+            bound = "+".join(bounds.parse(found.group(2)))
         elif found.group(1) == "ROOT":
             root = Path(found.group(2)).resolve()
             if not (root / ".venv" / "bin" / "python").exists():
                 raise ValueError(f"ROOT={root}: no .venv/bin/python there (make setup in it)")
         else:
             env[found.group(1)] = found.group(2)
-    return Variant(text, env, tuple(args), root)
+    return Variant(text, env, tuple(args), root, bound)
 
 
 @dataclass(frozen=True)
