@@ -52,18 +52,12 @@ def _no_log_index(set_attr: Setter) -> None:
 
 
 def _no_cards(set_attr: Setter) -> None:
+    whole = store._record
+    pushes = store.RECORD_FIELDS.index("pushes")
+
     def record(event: store.NewEvent) -> tuple[Any, ...]:
-        return (
-            event.event,
-            event.user,
-            event.role,
-            event.payload,
-            event.payload_hash,
-            event.draws,
-            None,
-            event.undo,
-            event.created_at,
-        )
+        fields = whole(event)
+        return (*fields[:pushes], None, *fields[pushes + 1 :])
 
     set_attr(store, "_record", record)
 
