@@ -8,8 +8,9 @@ cheaply could buy: a bound, not a design.
 
 **Every bound breaks a promise of the store** (what is acknowledged is on disk, a
 world's log can be read back in order, a reconnecting player is sent the cards it
-missed): they exist to be measured, never to serve a table. Nothing outside this module
-imports it, and the bridge's own command has no way to reach it.
+missed): they exist to be measured, never to serve a table. They apply only when this
+module is run as the served process's entry point; the A/B harness imports it to check
+names, nothing else imports it, and the bridge's own command has no way to reach it.
 
 The bounds (``+`` joins several):
 
